@@ -1,0 +1,95 @@
+package dev.triage;
+
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * What the upstream actually said on the final attempt of a call. Sensitive headers are redacted, the query
+ * string values of {@link #url()} are masked, and the body is capped at {@code triage.max-body-bytes}.
+ *
+ * @param client the Feign client name
+ * @param methodKey the Feign method key, e.g. {@code InventoryClient#item(String)}
+ * @param httpMethod the request method
+ * @param url the request URL with query values masked
+ * @param status the HTTP status code
+ * @param reason the reason phrase, possibly empty
+ * @param headers the response headers, names case-insensitive, sensitive values redacted
+ * @param body the response body, at most {@code triage.max-body-bytes} long
+ * @param bodyTruncated whether the upstream sent more than {@link #body()} holds
+ * @param errorType the error type read from the JSON body, or {@code null}
+ * @param retryAfter the parsed {@code Retry-After} delay, if the header was present and valid
+ * @param attempts the attempts made for this call, including the first
+ * @param elapsed the time spent on the call across all attempts
+ */
+public record OriginalResponse(String client, String methodKey, String httpMethod, String url, int status,
+		String reason, Map<String, List<String>> headers, byte[] body, boolean bodyTruncated, String errorType,
+		Optional<Duration> retryAfter, int attempts, Duration elapsed) {
+
+	/**
+	 * Create an instance, copying headers into an unmodifiable case-insensitive map.
+	 */
+	public OriginalResponse {
+		TreeMap<String, List<String>> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+		if (headers != null) {
+			headers.forEach((name, values) -> copy.put(name, List.copyOf(values)));
+		}
+		headers = Collections.unmodifiableMap(copy);
+		body = (body != null) ? body : new byte[0];
+		reason = (reason != null) ? reason : "";
+		retryAfter = (retryAfter != null) ? retryAfter : Optional.empty();
+		elapsed = (elapsed != null) ? elapsed : Duration.ZERO;
+	}
+
+	/**
+	 * Return the body decoded with the charset of the {@code Content-Type} header, UTF-8 when absent.
+	 * @return the (possibly truncated) body text
+	 */
+	public String bodyAsString() {
+		return new String(this.body, charset());
+	}
+
+	/**
+	 * Return a copy with the call-level figures filled in.
+	 * @param attempts the attempts made
+	 * @param elapsed the time spent on the call
+	 * @return a new instance
+	 */
+	public OriginalResponse withCall(int attempts, Duration elapsed) {
+		return new OriginalResponse(this.client, this.methodKey, this.httpMethod, this.url, this.status,
+				this.reason, this.headers, this.body, this.bodyTruncated, this.errorType, this.retryAfter, attempts,
+				elapsed);
+	}
+
+	private Charset charset() {
+		List<String> types = this.headers.get("Content-Type");
+		if (types != null && !types.isEmpty()) {
+			for (String part : types.get(0).split(";")) {
+				String trimmed = part.trim();
+				if (trimmed.regionMatches(true, 0, "charset=", 0, 8)) {
+					try {
+						return Charset.forName(trimmed.substring(8).replace("\"", ""));
+					}
+					catch (RuntimeException ex) {
+						return StandardCharsets.UTF_8;
+					}
+				}
+			}
+		}
+		return StandardCharsets.UTF_8;
+	}
+
+	@Override
+	public String toString() {
+		return "OriginalResponse[client=" + this.client + ", methodKey=" + this.methodKey + ", request="
+				+ this.httpMethod + " " + this.url + ", status=" + this.status + ", errorType=" + this.errorType
+				+ ", bodyBytes=" + this.body.length + (this.bodyTruncated ? "+" : "") + ", attempts=" + this.attempts
+				+ ", elapsed=" + this.elapsed + "]";
+	}
+
+}

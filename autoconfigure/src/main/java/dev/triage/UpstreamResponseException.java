@@ -1,0 +1,42 @@
+package dev.triage;
+
+/**
+ * The upstream answered, and the final answer was not a 2xx.
+ */
+public class UpstreamResponseException extends UpstreamException {
+
+	private final OriginalResponse response;
+
+	/**
+	 * Create an instance.
+	 * @param response what the upstream said on the final attempt
+	 */
+	public UpstreamResponseException(OriginalResponse response) {
+		super(message(response), response.client(), response.methodKey(), response.attempts(), null);
+		this.response = response;
+	}
+
+	private static String message(OriginalResponse response) {
+		StringBuilder message = new StringBuilder();
+		message.append(response.client()).append(' ').append(response.methodKey()).append(": HTTP ")
+			.append(response.status());
+		if (!response.reason().isEmpty()) {
+			message.append(' ').append(response.reason());
+		}
+		if (response.errorType() != null) {
+			message.append(" (type ").append(response.errorType()).append(')');
+		}
+		message.append(" after ").append(response.attempts()).append(response.attempts() == 1 ? " attempt" : " attempts");
+		message.append(" [").append(response.httpMethod()).append(' ').append(response.url()).append(']');
+		return message.toString();
+	}
+
+	/**
+	 * Return what the upstream said on the final attempt.
+	 * @return the original response
+	 */
+	public OriginalResponse response() {
+		return this.response;
+	}
+
+}

@@ -1,0 +1,17 @@
+package dev.triage.policy;
+
+/**
+ * How an attempt's outcome counts in the upstream's circuit breaker.
+ */
+public enum BreakerOutcome {
+
+	/** The upstream failed: counts towards opening the breaker. */
+	FAILURE,
+
+	/** The upstream is alive, even if the answer is an error (a 400 proves it answers). */
+	SUCCESS,
+
+	/** Not the upstream's doing (a 429, our own pool): not counted either way. */
+	IGNORE
+
+}

@@ -1,0 +1,52 @@
+package dev.triage.policy;
+
+/**
+ * A policy table value is not allowed. Carries the property, the bad value and what is allowed, so that
+ * startup can fail with a message that says how to fix it.
+ */
+public class InvalidPolicyException extends IllegalArgumentException {
+
+	private final String property;
+
+	private final String value;
+
+	private final String allowed;
+
+	/**
+	 * Create an instance.
+	 * @param property the full property name
+	 * @param value the bad value as written
+	 * @param allowed a description of the allowed values
+	 */
+	public InvalidPolicyException(String property, Object value, String allowed) {
+		super("Invalid value '" + value + "' for property '" + property + "': allowed " + allowed);
+		this.property = property;
+		this.value = String.valueOf(value);
+		this.allowed = allowed;
+	}
+
+	/**
+	 * Return the full property name.
+	 * @return the property
+	 */
+	public String getProperty() {
+		return this.property;
+	}
+
+	/**
+	 * Return the bad value as written.
+	 * @return the value
+	 */
+	public String getValue() {
+		return this.value;
+	}
+
+	/**
+	 * Return a description of the allowed values.
+	 * @return what is allowed
+	 */
+	public String getAllowed() {
+		return this.allowed;
+	}
+
+}

@@ -1,0 +1,202 @@
+package dev.triage.policy;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.triage.TransportFailure;
+
+/**
+ * The resolved policy of one Feign client: every status and transport failure mapped to its {@link Rule}.
+ * <p>
+ * Resolution, most specific first: error type, exact status, status class (IANA-registered codes only),
+ * {@code unknown-status}. Each key's rule is the built-in default, then the global layer, then the client
+ * layer; a field a layer leaves out inherits from the layer underneath, and a key with no built-in row
+ * inherits from the rule the status would otherwise resolve to. Everything except error-type merges is
+ * computed here, once, so a lookup is an array read.
+ */
+public final class PolicyTable {
+
+	private static final int MAX_STATUS = 999;
+
+	private final Map<PolicyKey, RuleOverride> global;
+
+	private final Map<PolicyKey, RuleOverride> client;
+
+	private final Rule[] byStatus = new Rule[MAX_STATUS + 1];
+
+	private final Rule unknown;
+
+	private final Map<TransportFailure, Rule> byTransport = new EnumMap<>(TransportFailure.class);
+
+	private final Map<String, RuleOverride> errorTypes;
+
+	private PolicyTable(Map<PolicyKey, RuleOverride> global, Map<PolicyKey, RuleOverride> client,
+			Map<String, RuleOverride> errorTypes) {
+		this.global = global;
+		this.client = client;
+		this.errorTypes = errorTypes;
+		this.unknown = layered(PolicyKey.UNKNOWN_STATUS, null);
+		Rule[] classes = { null, null, null, layered(PolicyKey.statusClass(3), this.unknown),
+				layered(PolicyKey.statusClass(4), this.unknown), layered(PolicyKey.statusClass(5), this.unknown) };
+		for (int status = 100; status <= MAX_STATUS; status++) {
+			int digit = status / 100;
+			Rule base = (HttpStatuses.isRegistered(status) && digit >= 3 && digit <= 5) ? classes[digit] : this.unknown;
+			this.byStatus[status] = layered(PolicyKey.status(status), base);
+		}
+		for (TransportFailure failure : TransportFailure.values()) {
+			this.byTransport.put(failure, layered(PolicyKey.transport(failure), this.unknown));
+		}
+	}
+
+	/**
+	 * Return a builder for a table on top of the built-in defaults.
+	 * @return a builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * Return the table of the built-in defaults alone.
+	 * @return the default table
+	 */
+	public static PolicyTable defaults() {
+		return builder().build();
+	}
+
+	/**
+	 * Return the rule for a response.
+	 * @param status the HTTP status
+	 * @param errorType the error type read from the body, or {@code null}
+	 * @return the rule
+	 */
+	public Rule forStatus(int status, String errorType) {
+		Rule statusRule = (status >= 100 && status <= MAX_STATUS) ? this.byStatus[status] : this.unknown;
+		if (errorType != null) {
+			RuleOverride typed = this.errorTypes.get(errorType);
+			if (typed != null) {
+				return typed.applyTo(statusRule);
+			}
+		}
+		return statusRule;
+	}
+
+	/**
+	 * Return the rule for a transport failure.
+	 * @param failure the failure
+	 * @return the rule
+	 */
+	public Rule forTransport(TransportFailure failure) {
+		return this.byTransport.get(failure);
+	}
+
+	/**
+	 * Return the key a status resolves to (ignoring error types), for tags and logs.
+	 * @param status the HTTP status
+	 * @return the most specific key that has a rule for the status
+	 */
+	public PolicyKey keyFor(int status) {
+		PolicyKey exact = PolicyKey.status(status);
+		if (DefaultPolicies.table().containsKey(exact) || this.global.containsKey(exact)
+				|| this.client.containsKey(exact)) {
+			return exact;
+		}
+		int digit = status / 100;
+		if (HttpStatuses.isRegistered(status) && digit >= 3 && digit <= 5) {
+			return PolicyKey.statusClass(digit);
+		}
+		return PolicyKey.UNKNOWN_STATUS;
+	}
+
+	/**
+	 * Return whether an error type has a rule of its own.
+	 * @param errorType the error type
+	 * @return whether it is configured
+	 */
+	public boolean hasErrorType(String errorType) {
+		return errorType != null && this.errorTypes.containsKey(errorType);
+	}
+
+	private Rule layered(PolicyKey key, Rule inherited) {
+		Rule defaultRule = DefaultPolicies.table().get(key);
+		Rule rule = (defaultRule != null) ? defaultRule : inherited;
+		rule = this.global.getOrDefault(key, RuleOverride.EMPTY).applyTo(rule);
+		return this.client.getOrDefault(key, RuleOverride.EMPTY).applyTo(rule);
+	}
+
+	/**
+	 * Collects the global and client layers; {@link #build()} resolves them.
+	 */
+	public static final class Builder {
+
+		private final Map<PolicyKey, RuleOverride> global = new LinkedHashMap<>();
+
+		private final Map<PolicyKey, RuleOverride> client = new LinkedHashMap<>();
+
+		private final Map<String, RuleOverride> globalTypes = new LinkedHashMap<>();
+
+		private final Map<String, RuleOverride> clientTypes = new LinkedHashMap<>();
+
+		private Builder() {
+		}
+
+		/**
+		 * Set a global rule.
+		 * @param key the key
+		 * @param override the fields it sets
+		 * @return this builder
+		 */
+		public Builder global(PolicyKey key, RuleOverride override) {
+			this.global.put(key, override);
+			return this;
+		}
+
+		/**
+		 * Set a client rule.
+		 * @param key the key
+		 * @param override the fields it sets
+		 * @return this builder
+		 */
+		public Builder client(PolicyKey key, RuleOverride override) {
+			this.client.put(key, override);
+			return this;
+		}
+
+		/**
+		 * Set a global error-type rule.
+		 * @param type the error type
+		 * @param override the fields it sets
+		 * @return this builder
+		 */
+		public Builder globalErrorType(String type, RuleOverride override) {
+			this.globalTypes.put(type, override);
+			return this;
+		}
+
+		/**
+		 * Set a client error-type rule.
+		 * @param type the error type
+		 * @param override the fields it sets
+		 * @return this builder
+		 */
+		public Builder clientErrorType(String type, RuleOverride override) {
+			this.clientTypes.put(type, override);
+			return this;
+		}
+
+		/**
+		 * Resolve the table.
+		 * @return the immutable table
+		 */
+		public PolicyTable build() {
+			Map<String, RuleOverride> types = new LinkedHashMap<>(this.globalTypes);
+			this.clientTypes.forEach((type, override) -> types.merge(type, override, (lower, upper) -> upper.over(lower)));
+			return new PolicyTable(Collections.unmodifiableMap(new LinkedHashMap<>(this.global)),
+					Collections.unmodifiableMap(new LinkedHashMap<>(this.client)), Collections.unmodifiableMap(types));
+		}
+
+	}
+
+}

@@ -1,0 +1,59 @@
+package dev.triage.policy;
+
+import java.time.Duration;
+
+/**
+ * Whether to make another attempt and how long to wait first, or why not.
+ *
+ * @param retry whether to retry
+ * @param delay the wait before the next attempt, zero when not retrying
+ * @param suppressed why a retry the rule would otherwise allow was not made, {@code null} when retrying or
+ * when the rule simply ran out of attempts
+ */
+public record RetryDecision(boolean retry, Duration delay, Suppression suppressed) {
+
+	/**
+	 * Why a retry was not made although attempts were left.
+	 */
+	public enum Suppression {
+
+		/** The request is not idempotent and carries no {@code Idempotency-Key}. */
+		NOT_IDEMPOTENT,
+
+		/** The server asked to wait longer than {@code retry-after-max}. */
+		RETRY_AFTER_TOO_LONG,
+
+		/** The wait would cross the client's deadline. */
+		DEADLINE,
+
+		/** The upstream's breaker opened during the retry sequence. */
+		BREAKER_OPEN;
+
+		/**
+		 * Return the tag value, e.g. {@code retry_after_too_long}.
+		 * @return the lower-case name
+		 */
+		public String tag() {
+			return name().toLowerCase(java.util.Locale.ROOT);
+		}
+
+	}
+
+	static RetryDecision retryAfter(Duration wait) {
+		return new RetryDecision(true, wait, null);
+	}
+
+	static RetryDecision exhausted() {
+		return new RetryDecision(false, Duration.ZERO, null);
+	}
+
+	/**
+	 * Return a decision not to retry for a reason.
+	 * @param reason the reason
+	 * @return the decision
+	 */
+	public static RetryDecision suppressed(Suppression reason) {
+		return new RetryDecision(false, Duration.ZERO, reason);
+	}
+
+}
