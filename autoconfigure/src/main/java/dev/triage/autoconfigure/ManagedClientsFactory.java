@@ -1,0 +1,96 @@
+package dev.triage.autoconfigure;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
+
+import dev.triage.TriageFallback;
+import dev.triage.breaker.UpstreamBreakers;
+import dev.triage.fallback.FallbackResolver;
+import dev.triage.feign.CallObserver;
+import dev.triage.feign.ClientRuntime;
+import dev.triage.feign.ManagedClients;
+import dev.triage.policy.ErrorTypeExtractor;
+import dev.triage.policy.RetryPlanner;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Builds the runtime of every managed Feign client at startup: validated policy table, breaker, fallback.
+ */
+final class ManagedClientsFactory {
+
+	private static final Log logger = LogFactory.getLog(ManagedClientsFactory.class);
+
+	private final TriageProperties properties;
+
+	private final UpstreamBreakers breakers;
+
+	private final FallbackResolver fallbacks;
+
+	private final CallObserver observer;
+
+	private final Duration poolTimeout;
+
+	private final ErrorTypeExtractor errorTypes;
+
+	private final Set<String> sensitiveHeaders;
+
+	private final RetryPlanner planner = new RetryPlanner(() -> ThreadLocalRandom.current().nextDouble());
+
+	ManagedClientsFactory(TriageProperties properties, UpstreamBreakers breakers, FallbackResolver fallbacks,
+			CallObserver observer, Duration poolTimeout) {
+		PolicyTables.validate(properties);
+		this.properties = properties;
+		this.breakers = breakers;
+		this.fallbacks = fallbacks;
+		this.observer = observer;
+		this.poolTimeout = poolTimeout;
+		this.errorTypes = new ErrorTypeExtractor(properties.getErrorTypePointers(), "triage.error-type-pointers");
+		this.sensitiveHeaders = properties.getSensitiveHeaders()
+			.stream()
+			.map((name) -> name.trim().toLowerCase(Locale.ROOT))
+			.collect(Collectors.toUnmodifiableSet());
+	}
+
+	/**
+	 * Create the registry.
+	 * @param clients the Feign clients declared in the application: name to interface class name
+	 * @param classLoader the loader of the client interfaces
+	 * @return the registry
+	 */
+	ManagedClients create(Map<String, String> clients, ClassLoader classLoader) {
+		Map<String, ClientRuntime> runtimes = new LinkedHashMap<>();
+		clients.forEach((name, className) -> {
+			if (isEnabled(name)) {
+				Class<?> type = (className != null && ClassUtils.isPresent(className, classLoader))
+						? ClassUtils.resolveClassName(className, classLoader) : null;
+				runtimes.put(name, runtime(name, (type != null) ? this.fallbacks.forClient(type) : null));
+			}
+		});
+		this.properties.getClients().keySet().stream().filter((name) -> !clients.containsKey(name)).forEach(
+				(name) -> logger.warn("triage.clients." + name + " configures no Feign client of this application; "
+						+ "known clients: " + clients.keySet()));
+		return new ManagedClients(runtimes, (name) -> runtime(name, null));
+	}
+
+	boolean isEnabled(String name) {
+		TriageProperties.Client client = this.properties.getClients().get(name);
+		return client == null || client.isEnabled();
+	}
+
+	private ClientRuntime runtime(String name, TriageFallback<?> fallback) {
+		TriageProperties.Client client = this.properties.getClients().get(name);
+		return new ClientRuntime(name, PolicyTables.forClient(this.properties, name), this.planner, this.errorTypes,
+				(int) this.properties.getMaxBodyBytes().toBytes(), this.sensitiveHeaders,
+				(client != null) ? client.getDeadline() : null, this.poolTimeout, this.breakers.forClient(name),
+				fallback, this.observer, Clock.systemUTC());
+	}
+
+}

@@ -1,0 +1,73 @@
+package dev.triage.autoconfigure;
+
+import java.util.Map;
+import java.util.function.BiConsumer;
+
+import dev.triage.policy.InvalidPolicyException;
+import dev.triage.policy.PolicyKey;
+import dev.triage.policy.PolicyTable;
+import dev.triage.policy.RuleOverride;
+
+/**
+ * Turns the bound {@link TriageProperties} into validated {@link PolicyTable}s. Every bad value becomes an
+ * {@link InvalidPolicyException} naming its property.
+ */
+final class PolicyTables {
+
+	private PolicyTables() {
+	}
+
+	static PolicyTable forClient(TriageProperties properties, String clientName) {
+		PolicyTable.Builder builder = PolicyTable.builder();
+		addRules("triage.policies", properties.getPolicies(), builder::global);
+		addTypes("triage.error-types", properties.getErrorTypes(), builder::globalErrorType);
+		TriageProperties.Client client = (clientName != null) ? properties.getClients().get(clientName) : null;
+		if (client != null) {
+			String prefix = "triage.clients." + clientName;
+			addRules(prefix + ".policies", client.getPolicies(), builder::client);
+			addTypes(prefix + ".error-types", client.getErrorTypes(), builder::clientErrorType);
+		}
+		return builder.build();
+	}
+
+	static void validate(TriageProperties properties) {
+		forClient(properties, null);
+		if (properties.getMaxBodyBytes() == null || properties.getMaxBodyBytes().toBytes() < 0
+				|| properties.getMaxBodyBytes().toBytes() > Integer.MAX_VALUE - 8) {
+			throw new InvalidPolicyException("triage.max-body-bytes", properties.getMaxBodyBytes(),
+					"a size from 0B to 2GB, e.g. 64KB");
+		}
+		properties.getClients().forEach((name, client) -> {
+			forClient(properties, name);
+			if (client.getDeadline() != null && (client.getDeadline().isNegative() || client.getDeadline().isZero())) {
+				throw new InvalidPolicyException("triage.clients." + name + ".deadline", client.getDeadline(),
+						"a positive duration, e.g. 5s");
+			}
+		});
+	}
+
+	private static void addRules(String prefix, Map<String, TriageProperties.Rule> rules,
+			BiConsumer<PolicyKey, RuleOverride> sink) {
+		rules.forEach((key, rule) -> {
+			String property = prefix + "." + key;
+			sink.accept(PolicyKey.parse(property, key), toOverride(property, rule));
+		});
+	}
+
+	private static void addTypes(String prefix, Map<String, TriageProperties.Rule> rules,
+			BiConsumer<String, RuleOverride> sink) {
+		rules.forEach((type, rule) -> sink.accept(type, toOverride(prefix + "." + type, rule)));
+	}
+
+	private static RuleOverride toOverride(String property, TriageProperties.Rule rule) {
+		if (rule == null) {
+			return RuleOverride.EMPTY;
+		}
+		TriageProperties.Backoff backoff = rule.getBackoff();
+		return new RuleOverride(rule.getMaxAttempts(), backoff.getInitial(), backoff.getMultiplier(), backoff.getMax(),
+				backoff.getJitter(), rule.getRetryAfter(), rule.getRetryAfterMax(), rule.getIdempotentOnly(),
+				rule.getBreaker(), rule.getAlert(), rule.getFallback())
+			.validate(property);
+	}
+
+}

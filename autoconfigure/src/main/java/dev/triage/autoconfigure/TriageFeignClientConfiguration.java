@@ -1,0 +1,47 @@
+package dev.triage.autoconfigure;
+
+import dev.triage.feign.ClientRuntime;
+import dev.triage.feign.ManagedClients;
+import dev.triage.feign.TriageCapability;
+import dev.triage.feign.TriageErrorDecoder;
+import dev.triage.feign.TriageRetryer;
+import feign.Capability;
+import feign.Retryer;
+import feign.codec.ErrorDecoder;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * Registered in each Feign client's own context: the client's error decoder, retryer and capability. A
+ * decoder or retryer declared in the client's configuration (or the application) wins.
+ */
+@Configuration(proxyBeanMethods = false)
+@Conditional(OnManagedClientCondition.class)
+class TriageFeignClientConfiguration {
+
+	@Bean
+	ClientRuntime triageClientRuntime(ManagedClients clients, Environment environment) {
+		return clients.get(environment.getProperty(OnManagedClientCondition.CLIENT_NAME_PROPERTY));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ErrorDecoder triageErrorDecoder(ClientRuntime runtime) {
+		return new TriageErrorDecoder(runtime);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Retryer triageRetryer(ClientRuntime runtime) {
+		return new TriageRetryer(runtime);
+	}
+
+	@Bean
+	Capability triageCapability(ClientRuntime runtime) {
+		return new TriageCapability(runtime);
+	}
+
+}

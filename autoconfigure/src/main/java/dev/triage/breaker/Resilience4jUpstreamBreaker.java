@@ -1,0 +1,59 @@
+package dev.triage.breaker;
+
+import java.util.concurrent.TimeUnit;
+
+import dev.triage.policy.BreakerOutcome;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+
+/**
+ * An {@link UpstreamBreaker} backed by a Resilience4j {@link CircuitBreaker}. Triage decides what counts:
+ * failures are recorded with {@code onError}, successes with {@code onSuccess}, and ignored outcomes only
+ * give back their half-open permit.
+ */
+public final class Resilience4jUpstreamBreaker implements UpstreamBreaker {
+
+	private final CircuitBreaker circuitBreaker;
+
+	/**
+	 * Create an instance.
+	 * @param circuitBreaker the breaker of one upstream
+	 */
+	public Resilience4jUpstreamBreaker(CircuitBreaker circuitBreaker) {
+		this.circuitBreaker = circuitBreaker;
+	}
+
+	@Override
+	public boolean tryAcquire() {
+		return this.circuitBreaker.tryAcquirePermission();
+	}
+
+	@Override
+	public void record(BreakerOutcome outcome, long durationNanos, Throwable failure) {
+		switch (outcome) {
+			case FAILURE -> this.circuitBreaker.onError(durationNanos, TimeUnit.NANOSECONDS,
+					(failure != null) ? failure : new IllegalStateException("upstream failure"));
+			case SUCCESS -> this.circuitBreaker.onSuccess(durationNanos, TimeUnit.NANOSECONDS);
+			case IGNORE -> this.circuitBreaker.releasePermission();
+		}
+	}
+
+	@Override
+	public boolean isOpen() {
+		CircuitBreaker.State state = this.circuitBreaker.getState();
+		return state == CircuitBreaker.State.OPEN || state == CircuitBreaker.State.FORCED_OPEN;
+	}
+
+	@Override
+	public String state() {
+		return this.circuitBreaker.getState().name();
+	}
+
+	/**
+	 * Return the Resilience4j breaker underneath.
+	 * @return the circuit breaker
+	 */
+	public CircuitBreaker circuitBreaker() {
+		return this.circuitBreaker;
+	}
+
+}

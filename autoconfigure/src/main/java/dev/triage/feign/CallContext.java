@@ -1,0 +1,96 @@
+package dev.triage.feign;
+
+import dev.triage.UpstreamException;
+import dev.triage.policy.Rule;
+
+/**
+ * The state of one managed call, shared by the client, error decoder and retryer that Feign runs on the
+ * calling thread. Opened and closed by {@link TriageMethodHandler}; a nested call (a fallback that calls
+ * another client) gets its own context and restores the outer one when done.
+ */
+final class CallContext {
+
+	private static final ThreadLocal<CallContext> CURRENT = new ThreadLocal<>();
+
+	private final ClientRuntime runtime;
+
+	private final String methodKey;
+
+	private final long startNanos = System.nanoTime();
+
+	private final CallContext outer;
+
+	private int attempts;
+
+	private String requestLine;
+
+	private UpstreamException lastFailure;
+
+	private Rule lastRule;
+
+	private CallContext(ClientRuntime runtime, String methodKey, CallContext outer) {
+		this.runtime = runtime;
+		this.methodKey = methodKey;
+		this.outer = outer;
+	}
+
+	static CallContext open(ClientRuntime runtime, String methodKey) {
+		CallContext context = new CallContext(runtime, methodKey, CURRENT.get());
+		CURRENT.set(context);
+		return context;
+	}
+
+	/**
+	 * Return the context of the call running on this thread for a client.
+	 * @param runtime the client asking
+	 * @return the context, or {@code null} when no managed call of that client is running
+	 */
+	static CallContext current(ClientRuntime runtime) {
+		CallContext context = CURRENT.get();
+		return (context != null && context.runtime == runtime) ? context : null;
+	}
+
+	void close() {
+		if (this.outer != null) {
+			CURRENT.set(this.outer);
+		}
+		else {
+			CURRENT.remove();
+		}
+	}
+
+	int attemptStarted(String requestLine) {
+		this.requestLine = requestLine;
+		return ++this.attempts;
+	}
+
+	int attempts() {
+		return this.attempts;
+	}
+
+	String methodKey() {
+		return this.methodKey;
+	}
+
+	String requestLine() {
+		return this.requestLine;
+	}
+
+	long elapsedNanos() {
+		return System.nanoTime() - this.startNanos;
+	}
+
+	void failed(UpstreamException failure, Rule rule) {
+		this.lastFailure = failure;
+		this.lastRule = rule;
+	}
+
+	UpstreamException lastFailure() {
+		return this.lastFailure;
+	}
+
+	Rule lastRule() {
+		return this.lastRule;
+	}
+
+}

@@ -1,0 +1,36 @@
+package dev.triage.feign;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Writes one line per failed or degraded call: client, method key, request line (query values masked),
+ * class, status or transport kind, attempts, whether a fallback answered, total time. Alert-worthy failures
+ * log at WARN, the rest at INFO. No header value is ever written.
+ */
+public final class CallLog implements CallObserver {
+
+	private static final Log logger = LogFactory.getLog("dev.triage.calls");
+
+	@Override
+	public void onCall(CallRecord call) {
+		if ("success".equals(call.outcome())) {
+			return;
+		}
+		if (!(call.alert() ? logger.isWarnEnabled() : logger.isInfoEnabled())) {
+			return;
+		}
+		String line = "triage call client=" + call.client() + " method=" + call.methodKey() + " request=\""
+				+ ((call.requestLine() != null) ? call.requestLine() : "-") + "\" class=" + call.failureClass()
+				+ " code=" + call.code() + " attempts=" + call.attempts() + " fallback="
+				+ "fallback".equals(call.outcome()) + " outcome=" + call.outcome() + " elapsed="
+				+ call.elapsed().toMillis() + "ms";
+		if (call.alert()) {
+			logger.warn(line);
+		}
+		else {
+			logger.info(line);
+		}
+	}
+
+}

@@ -1,0 +1,36 @@
+package dev.triage.feign;
+
+import dev.triage.policy.RetryDecision;
+
+/**
+ * Told what happens inside managed calls; metrics and the call log implement it.
+ */
+public interface CallObserver {
+
+	/** An observer that does nothing. */
+	CallObserver NONE = new CallObserver() {
+	};
+
+	/**
+	 * One attempt finished.
+	 * @param attempt what the attempt ended in
+	 */
+	default void onAttempt(AttemptOutcome attempt) {
+	}
+
+	/**
+	 * After a failed attempt, a retry was decided for or against.
+	 * @param client the client name
+	 * @param decision the decision
+	 */
+	default void onRetryDecision(String client, RetryDecision decision) {
+	}
+
+	/**
+	 * A call finished, successfully, by a fallback, or by throwing.
+	 * @param call what the call ended in
+	 */
+	default void onCall(CallRecord call) {
+	}
+
+}

@@ -1,0 +1,23 @@
+package dev.triage.feign;
+
+import java.time.Duration;
+
+import dev.triage.UpstreamException;
+
+/**
+ * What one call ended in, for metrics and the call log.
+ *
+ * @param client the client name
+ * @param methodKey the Feign method key
+ * @param requestLine the method and URL of the last attempt, query values masked; {@code null} when none
+ * @param outcome {@code success}, {@code failure}, {@code fallback} or {@code short_circuited}
+ * @param failureClass the class of the final failure, {@code none} on success
+ * @param code the status or transport failure key of the final failure, {@code none} on success
+ * @param attempts the attempts that reached the wire
+ * @param alert whether the final failure is alert-worthy
+ * @param elapsed the call's total time
+ * @param failure the final failure, {@code null} on success
+ */
+public record CallRecord(String client, String methodKey, String requestLine, String outcome, String failureClass,
+		String code, int attempts, boolean alert, Duration elapsed, UpstreamException failure) {
+}

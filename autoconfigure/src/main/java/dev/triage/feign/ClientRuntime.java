@@ -1,0 +1,55 @@
+package dev.triage.feign;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.triage.TriageFallback;
+import dev.triage.breaker.UpstreamBreaker;
+import dev.triage.policy.ErrorTypeExtractor;
+import dev.triage.policy.PolicyTable;
+import dev.triage.policy.RetryPlanner;
+
+/**
+ * Everything the Feign layer of one managed client needs, resolved once at startup.
+ *
+ * @param name the Feign client name
+ * @param policy the resolved policy table
+ * @param planner the retry planner
+ * @param errorTypes the error-type extractor
+ * @param maxBodyBytes the cap on buffered error bodies
+ * @param sensitiveHeaders lower-case names of headers whose values are redacted
+ * @param deadline the total time budget of one call, {@code null} for none
+ * @param poolTimeout the configured wait for a pooled connection, {@code null} when unknown
+ * @param breaker the upstream's breaker
+ * @param fallback the fallback for this client, {@code null} for none
+ * @param observer told about attempts, retries and finished calls
+ * @param clock the clock for {@code Retry-After} dates
+ * @param unknownStatusesSeen statuses already logged as first sightings
+ */
+public record ClientRuntime(String name, PolicyTable policy, RetryPlanner planner, ErrorTypeExtractor errorTypes,
+		int maxBodyBytes, Set<String> sensitiveHeaders, Duration deadline, Duration poolTimeout,
+		UpstreamBreaker breaker, TriageFallback<?> fallback, CallObserver observer, Clock clock,
+		Set<Integer> unknownStatusesSeen) {
+
+	/**
+	 * Create a runtime with an empty first-sighting set.
+	 */
+	public ClientRuntime(String name, PolicyTable policy, RetryPlanner planner, ErrorTypeExtractor errorTypes,
+			int maxBodyBytes, Set<String> sensitiveHeaders, Duration deadline, Duration poolTimeout,
+			UpstreamBreaker breaker, TriageFallback<?> fallback, CallObserver observer, Clock clock) {
+		this(name, policy, planner, errorTypes, maxBodyBytes, sensitiveHeaders, deadline, poolTimeout, breaker,
+				fallback, observer, clock, ConcurrentHashMap.newKeySet());
+	}
+
+	/**
+	 * Return whether this is the first time the status was seen as an unknown status.
+	 * @param status the status
+	 * @return whether it is new
+	 */
+	boolean firstSighting(int status) {
+		return this.unknownStatusesSeen.add(status);
+	}
+
+}

@@ -1,0 +1,94 @@
+package dev.triage.feign;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.time.Duration;
+import java.util.Optional;
+
+import dev.triage.OriginalResponse;
+import dev.triage.policy.RetryAfter;
+import feign.Response;
+import feign.Util;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * Reads an error response into a {@link CapturedBody} without ever buffering more than the cap, and turns it
+ * into an {@link OriginalResponse}.
+ */
+final class ResponseCapture {
+
+	private static final Log logger = LogFactory.getLog(ResponseCapture.class);
+
+	private static final boolean HC5_PRESENT = isPresent("org.apache.hc.core5.http.io.EofSensorInputStream");
+
+	private ResponseCapture() {
+	}
+
+	static CapturedBody capture(Response response, ClientRuntime runtime) {
+		Response.Body body = response.body();
+		if (body instanceof CapturedBody captured) {
+			return captured;
+		}
+		if (body == null) {
+			return new CapturedBody(new byte[0], false, null);
+		}
+		byte[] bytes = new byte[0];
+		boolean truncated = false;
+		try {
+			InputStream in = body.asInputStream();
+			bytes = in.readNBytes(runtime.maxBodyBytes());
+			truncated = in.read() != -1;
+			if (truncated && HC5_PRESENT) {
+				Hc5.abort(in);
+			}
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.debug("Could not read the error body of " + runtime.name() + " (HTTP " + response.status()
+					+ "); keeping " + bytes.length + " bytes", ex);
+		}
+		finally {
+			Util.ensureClosed(body);
+		}
+		return new CapturedBody(bytes, truncated, runtime.errorTypes().extract(bytes));
+	}
+
+	static OriginalResponse toOriginal(ClientRuntime runtime, String methodKey, Response response,
+			CapturedBody body, int attempts, Duration elapsed) {
+		String retryAfterHeader = Requests.firstHeader(response.headers(), "Retry-After");
+		Optional<Duration> retryAfter = RetryAfter.parse(retryAfterHeader, runtime.clock());
+		if (retryAfterHeader != null && retryAfter.isEmpty()) {
+			logger.debug("Ignoring malformed Retry-After from " + runtime.name() + ": not seconds or an HTTP-date");
+		}
+		String httpMethod = (response.request() != null) ? response.request().httpMethod().name() : "";
+		String url = (response.request() != null) ? Requests.sanitizeUrl(response.request().url()) : "";
+		return new OriginalResponse(runtime.name(), methodKey, httpMethod, url, response.status(), response.reason(),
+				Requests.redact(response.headers(), runtime.sensitiveHeaders()), body.bytes(), body.truncated(),
+				body.errorType(), retryAfter, attempts, elapsed);
+	}
+
+	private static boolean isPresent(String className) {
+		try {
+			Class.forName(className, false, ResponseCapture.class.getClassLoader());
+			return true;
+		}
+		catch (ClassNotFoundException | LinkageError ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * Kept apart so that HttpClient 5 types are only loaded when HttpClient 5 is present.
+	 */
+	private static final class Hc5 {
+
+		static void abort(InputStream in) throws IOException {
+			// Closing normally would drain the rest of a huge body; dropping the connection reads nothing more.
+			if (in instanceof org.apache.hc.core5.http.io.EofSensorInputStream eof) {
+				eof.abort();
+			}
+		}
+
+	}
+
+}

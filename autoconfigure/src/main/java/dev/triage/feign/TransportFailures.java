@@ -1,0 +1,84 @@
+package dev.triage.feign;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.time.Duration;
+
+import dev.triage.TransportFailure;
+import feign.Request;
+
+/**
+ * Maps the I/O exceptions of Apache HttpClient 5 and the JDK to a {@link TransportFailure}, by type only.
+ * HttpClient 5 types are matched by name so this works whichever Feign client is underneath.
+ */
+final class TransportFailures {
+
+	private static final String POOL_TIMEOUT = "org.apache.hc.core5.http.ConnectionRequestTimeoutException";
+
+	private static final String CONNECT_TIMEOUT = "org.apache.hc.client5.http.ConnectTimeoutException";
+
+	private static final String NO_RESPONSE = "org.apache.hc.core5.http.NoHttpResponseException";
+
+	private static final String CONNECTION_CLOSED = "org.apache.hc.core5.http.ConnectionClosedException";
+
+	private TransportFailures() {
+	}
+
+	static TransportFailure classify(IOException exception) {
+		for (Throwable t = exception; t != null; t = (t.getCause() != t) ? t.getCause() : null) {
+			TransportFailure failure = classifyOne(t);
+			if (failure != null) {
+				return failure;
+			}
+		}
+		return TransportFailure.IO_ERROR;
+	}
+
+	private static TransportFailure classifyOne(Throwable t) {
+		if (isA(t, POOL_TIMEOUT)) {
+			return TransportFailure.POOL_TIMEOUT;
+		}
+		if (isA(t, CONNECT_TIMEOUT)) {
+			return TransportFailure.CONNECT_TIMEOUT;
+		}
+		if (t instanceof SocketTimeoutException) {
+			// HttpClient 5 turns connect timeouts into ConnectTimeoutException (matched above); any other
+			// socket timeout happened on an established connection.
+			return TransportFailure.READ_TIMEOUT;
+		}
+		if (t instanceof ConnectException) {
+			return TransportFailure.CONNECTION_REFUSED;
+		}
+		if (t instanceof UnknownHostException) {
+			return TransportFailure.UNKNOWN_HOST;
+		}
+		if (isA(t, NO_RESPONSE) || isA(t, CONNECTION_CLOSED) || t instanceof SocketException
+				|| t instanceof EOFException) {
+			return TransportFailure.CONNECTION_RESET;
+		}
+		return null;
+	}
+
+	static Duration configuredTimeout(TransportFailure failure, Request.Options options, Duration poolTimeout) {
+		return switch (failure) {
+			case CONNECT_TIMEOUT -> (options != null) ? Duration.ofMillis(options.connectTimeoutMillis()) : null;
+			case READ_TIMEOUT -> (options != null) ? Duration.ofMillis(options.readTimeoutMillis()) : null;
+			case POOL_TIMEOUT -> poolTimeout;
+			default -> null;
+		};
+	}
+
+	private static boolean isA(Throwable t, String className) {
+		for (Class<?> type = t.getClass(); type != null; type = type.getSuperclass()) {
+			if (type.getName().equals(className)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+}

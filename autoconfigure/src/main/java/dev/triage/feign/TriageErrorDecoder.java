@@ -1,0 +1,48 @@
+package dev.triage.feign;
+
+import java.time.Duration;
+
+import dev.triage.OriginalResponse;
+import dev.triage.UpstreamResponseException;
+import dev.triage.policy.Rule;
+import feign.Response;
+import feign.codec.ErrorDecoder;
+
+/**
+ * Turns a non-2xx response into Triage's outcome. When the rule never retries the final
+ * {@link UpstreamResponseException} is returned right away; otherwise a retryable exception hands the outcome
+ * to the retryer. Unlike Feign's default decoder, a {@code Retry-After} header alone never makes a status
+ * retryable.
+ */
+public final class TriageErrorDecoder implements ErrorDecoder {
+
+	private final ClientRuntime runtime;
+
+	/**
+	 * Create a decoder for one client.
+	 * @param runtime the client's runtime
+	 */
+	public TriageErrorDecoder(ClientRuntime runtime) {
+		this.runtime = runtime;
+	}
+
+	@Override
+	public Exception decode(String methodKey, Response response) {
+		CallContext call = CallContext.current(this.runtime);
+		CapturedBody body = ResponseCapture.capture(response, this.runtime);
+		int attempts = (call != null) ? call.attempts() : 1;
+		Duration elapsed = (call != null) ? Duration.ofNanos(call.elapsedNanos()) : Duration.ZERO;
+		OriginalResponse original = ResponseCapture.toOriginal(this.runtime, methodKey, response, body, attempts,
+				elapsed);
+		Rule rule = this.runtime.policy().forStatus(response.status(), body.errorType());
+		UpstreamResponseException failure = new UpstreamResponseException(original);
+		if (call != null) {
+			call.failed(failure, rule);
+		}
+		if (!rule.retries()) {
+			return failure;
+		}
+		return new TriageRetryableException(failure, rule, response.request());
+	}
+
+}

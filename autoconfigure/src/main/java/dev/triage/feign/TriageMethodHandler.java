@@ -1,0 +1,97 @@
+package dev.triage.feign;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.time.Duration;
+
+import dev.triage.TriageFallback;
+import dev.triage.UpstreamException;
+import dev.triage.UpstreamResponseException;
+import dev.triage.UpstreamTransportException;
+import dev.triage.UpstreamUnavailableException;
+import dev.triage.policy.Rule;
+import feign.InvocationHandlerFactory.MethodHandler;
+
+/**
+ * One managed call: opens the {@link CallContext} that the client, decoder and retryer share, and when the
+ * call finally fails hands what actually happened to the fallback, {@code (exception, null)} or
+ * {@code (null, response)}. The fallback's answer is reported as {@code fallback}, never as a success.
+ */
+final class TriageMethodHandler implements MethodHandler {
+
+	private final MethodHandler delegate;
+
+	private final ClientRuntime runtime;
+
+	private final Method method;
+
+	private final String methodKey;
+
+	TriageMethodHandler(MethodHandler delegate, ClientRuntime runtime, Method method, String methodKey) {
+		this.delegate = delegate;
+		this.runtime = runtime;
+		this.method = method;
+		this.methodKey = methodKey;
+	}
+
+	@Override
+	public Object invoke(Object[] argv) throws Throwable {
+		CallContext call = CallContext.open(this.runtime, this.methodKey);
+		try {
+			Object result = this.delegate.invoke(argv);
+			report(call, "success", null, false);
+			return result;
+		}
+		catch (UpstreamException failure) {
+			Rule rule = (failure instanceof UpstreamUnavailableException) ? null : call.lastRule();
+			TriageFallback<?> fallback = this.runtime.fallback();
+			boolean alert = rule != null && rule.alert();
+			if (fallback == null || (rule != null && !rule.fallback())) {
+				report(call, (failure instanceof UpstreamUnavailableException) ? "short_circuited" : "failure", failure,
+						alert);
+				throw failure;
+			}
+			report(call, "fallback", failure, alert);
+			Object answer = (failure instanceof UpstreamResponseException response) ? fallback.create(null, response.response())
+					: fallback.create(failure, null);
+			return invokeFallback(answer, argv);
+		}
+		finally {
+			call.close();
+		}
+	}
+
+	private Object invokeFallback(Object answer, Object[] argv) throws Throwable {
+		if (answer == null) {
+			throw new IllegalStateException("TriageFallback for '" + this.runtime.name() + "' returned null");
+		}
+		try {
+			return this.method.invoke(answer, argv);
+		}
+		catch (InvocationTargetException ex) {
+			throw ex.getCause();
+		}
+	}
+
+	private void report(CallContext call, String outcome, UpstreamException failure, boolean alert) {
+		String failureClass = "none";
+		String code = "none";
+		if (failure instanceof UpstreamResponseException response) {
+			int status = response.response().status();
+			failureClass = TriageClient.failureClass(status);
+			code = Integer.toString(status);
+		}
+		else if (failure instanceof UpstreamTransportException transport) {
+			failureClass = "transport";
+			code = transport.failure().key();
+		}
+		else if (failure instanceof UpstreamUnavailableException) {
+			failureClass = "refused";
+			code = "breaker_open";
+		}
+		this.runtime.observer()
+			.onCall(new CallRecord(this.runtime.name(), this.methodKey, call.requestLine(), outcome, failureClass, code,
+					call.attempts(), alert, Duration.ofNanos(call.elapsedNanos()), failure));
+	}
+
+}

@@ -1,0 +1,129 @@
+package dev.triage.feign;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+
+import dev.triage.TransportFailure;
+import dev.triage.UpstreamException;
+import dev.triage.UpstreamTransportException;
+import dev.triage.UpstreamUnavailableException;
+import dev.triage.policy.RetryDecision;
+import dev.triage.policy.RetryPlanner;
+import dev.triage.policy.Rule;
+import feign.Request;
+import feign.RetryableException;
+import feign.Retryer;
+
+/**
+ * Decides after each failed attempt whether the rule allows another, waits the backoff or
+ * {@code Retry-After}, and otherwise ends the call with Triage's typed exception. Replaces Feign's habit of
+ * retrying every I/O exception: an I/O failure is retried only when its transport rule says so.
+ * <p>
+ * Stateful per call: {@link #clone()} returns a fresh instance, as Feign expects.
+ */
+public final class TriageRetryer implements Retryer {
+
+	private final ClientRuntime runtime;
+
+	private final long startNanos = System.nanoTime();
+
+	private int ownAttempts;
+
+	/**
+	 * Create a retryer for one client.
+	 * @param runtime the client's runtime
+	 */
+	public TriageRetryer(ClientRuntime runtime) {
+		this.runtime = runtime;
+	}
+
+	@Override
+	public void continueOrPropagate(RetryableException e) {
+		CallContext call = CallContext.current(this.runtime);
+		Throwable cause = e.getCause();
+		if (cause instanceof BreakerOpenException) {
+			throw refused(call, (BreakerOpenException) cause);
+		}
+		int attempts = (call != null) ? call.attempts() : ++this.ownAttempts;
+		Duration elapsed = Duration.ofNanos((call != null) ? call.elapsedNanos() : System.nanoTime() - this.startNanos);
+		RuntimeException failure;
+		Rule rule;
+		Optional<Duration> retryAfter = Optional.empty();
+		if (e instanceof TriageRetryableException triage) {
+			failure = triage.failure();
+			rule = triage.rule();
+			retryAfter = triage.failure().response().retryAfter();
+		}
+		else if (cause instanceof IOException io) {
+			TransportFailureException classified = (io instanceof TransportFailureException tfe) ? tfe : null;
+			TransportFailure kind = (classified != null) ? classified.failure() : TransportFailures.classify(io);
+			UpstreamTransportException transport = new UpstreamTransportException(this.runtime.name(),
+					(call != null) ? call.methodKey() : "", Requests.requestLine(e.request()), kind,
+					(classified != null) ? classified.configuredTimeout() : null, attempts,
+					(classified != null) ? classified.io() : io);
+			rule = this.runtime.policy().forTransport(kind);
+			if (call != null) {
+				call.failed(transport, rule);
+			}
+			failure = transport;
+		}
+		else {
+			// A RetryableException from the user's own error decoder: judged by its status alone.
+			failure = e;
+			rule = this.runtime.policy().forStatus(e.status(), null);
+		}
+		RetryDecision decision = this.runtime.planner()
+			.decide(rule, attempts, isIdempotent(e.request()), retryAfter, elapsed, this.runtime.deadline());
+		if (decision.retry() && this.runtime.breaker().isOpen()) {
+			decision = RetryDecision.suppressed(RetryDecision.Suppression.BREAKER_OPEN);
+		}
+		this.runtime.observer().onRetryDecision(this.runtime.name(), decision);
+		if (!decision.retry()) {
+			throw failure;
+		}
+		sleep(decision.delay(), failure);
+	}
+
+	private RuntimeException refused(CallContext call, BreakerOpenException cause) {
+		UpstreamException last = (call != null) ? call.lastFailure() : null;
+		if (last != null) {
+			// The breaker opened during the retry sequence: the caller gets what really happened.
+			this.runtime.observer()
+				.onRetryDecision(this.runtime.name(), RetryDecision.suppressed(RetryDecision.Suppression.BREAKER_OPEN));
+			return last;
+		}
+		return new UpstreamUnavailableException(this.runtime.name(), (call != null) ? call.methodKey() : "",
+				cause.getMessage(), (call != null) ? call.attempts() : 0, cause);
+	}
+
+	private static boolean isIdempotent(Request request) {
+		if (request == null) {
+			return false;
+		}
+		Map<String, Collection<String>> headers = request.headers();
+		boolean hasKey = Requests.firstHeader(headers, "Idempotency-Key") != null;
+		return RetryPlanner.isIdempotent(request.httpMethod().name(), hasKey);
+	}
+
+	private static void sleep(Duration wait, RuntimeException failure) {
+		if (wait.isZero()) {
+			return;
+		}
+		try {
+			Thread.sleep(wait.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw failure;
+		}
+	}
+
+	@Override
+	public Retryer clone() {
+		return new TriageRetryer(this.runtime);
+	}
+
+}
