@@ -1,0 +1,248 @@
+package dev.triage.feign;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.time.Duration;
+import java.time.ZonedDateTime;
+import java.time.format.DateTimeFormatter;
+
+import com.github.tomakehurst.wiremock.http.Fault;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import dev.triage.TransportFailure;
+import dev.triage.UpstreamResponseException;
+import dev.triage.UpstreamTransportException;
+import dev.triage.support.InventoryClient;
+import dev.triage.support.TestApplication;
+import dev.triage.support.WireMocks;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Every default row of the policy table, through a real Feign client on Apache HttpClient 5, against a real
+ * HTTP server on loopback: the number of requests that reached the wire is the row's {@code max-attempts}.
+ * Breakers are disabled here (a huge minimum call count) so that counts are not cut short.
+ */
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
+		properties = { "spring.cloud.openfeign.client.config.inventory.read-timeout=400",
+				"spring.cloud.openfeign.client.config.inventory.connect-timeout=400",
+				"resilience4j.circuitbreaker.instances.inventory.minimum-number-of-calls=100000",
+				"resilience4j.circuitbreaker.instances.inventory.sliding-window-size=100000" })
+class WireCountTests {
+
+	@RegisterExtension
+	static WireMockExtension upstream = WireMocks.loopback();
+
+	@DynamicPropertySource
+	static void upstreamUrl(DynamicPropertyRegistry registry) {
+		registry.add("test.upstream.inventory", upstream::baseUrl);
+		registry.add("test.upstream.billing", upstream::baseUrl);
+	}
+
+	@Autowired
+	InventoryClient inventory;
+
+	@BeforeEach
+	void reset() {
+		upstream.resetAll();
+	}
+
+	@ParameterizedTest(name = "GET answered {0} reaches the wire {1} time(s)")
+	@CsvSource({ "304, 1", "400, 1", "401, 1", "404, 1", "408, 2", "429, 4", "498, 3", "499, 1", "500, 3", "501, 1",
+			"502, 3", "503, 3", "504, 2", "505, 1", "599, 1", "520, 3", "530, 3", "460, 3" })
+	void getIsAttemptedAsOftenAsTheRowSays(int status, int expectedAttempts) {
+		// Retry-After: 0 is honored exactly (no backoff) by the rows that honor it, which keeps this fast.
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(status).withHeader("Retry-After", "0")
+			.withBody("{\"error\":{\"type\":\"whatever\",\"message\":\"boom\"}}")));
+
+		Throwable thrown = catchThrowable(() -> this.inventory.item("42"));
+
+		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
+		UpstreamResponseException failure = (UpstreamResponseException) thrown;
+		assertThat(failure.response().status()).isEqualTo(status);
+		assertThat(failure.attempts()).isEqualTo(expectedAttempts);
+		assertThat(upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount())
+			.isEqualTo(expectedAttempts);
+	}
+
+	@Test
+	void postAnswered503IsRetriedBecauseTheServerSaysItDidNothing() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "0")));
+
+		Throwable thrown = catchThrowable(() -> this.inventory.order("{}"));
+
+		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
+		assertThat(wireCount()).isEqualTo(3);
+	}
+
+	@Test
+	void postAnswered500IsNotRetriedWhileGetIs() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(500).withHeader("Retry-After", "0")));
+
+		catchThrowable(() -> this.inventory.order("{}"));
+		assertThat(wireCount()).isEqualTo(1);
+
+		upstream.resetRequests();
+		catchThrowable(() -> this.inventory.item("1"));
+		assertThat(wireCount()).isEqualTo(3);
+	}
+
+	@Test
+	void retryAfterOneSecondIsWaitedOnA429() {
+		upstream.stubFor(any(anyUrl()).inScenario("quota").whenScenarioStateIs("Started")
+			.willReturn(aResponse().withStatus(429).withHeader("Retry-After", "1")).willSetStateTo("ok"));
+		upstream.stubFor(any(anyUrl()).inScenario("quota").whenScenarioStateIs("ok")
+			.willReturn(aResponse().withStatus(200).withBody("fine")));
+
+		long start = System.nanoTime();
+		String body = this.inventory.item("1");
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+		assertThat(body).isEqualTo("fine");
+		assertThat(wireCount()).isEqualTo(2);
+		assertThat(took).isGreaterThanOrEqualTo(Duration.ofMillis(950));
+	}
+
+	@Test
+	void retryAfterOneSecondIsWaitedOnA503() {
+		upstream.stubFor(any(anyUrl()).inScenario("flap").whenScenarioStateIs("Started")
+			.willReturn(aResponse().withStatus(503).withHeader("Retry-After", "1")).willSetStateTo("ok"));
+		upstream.stubFor(any(anyUrl()).inScenario("flap").whenScenarioStateIs("ok")
+			.willReturn(aResponse().withStatus(200).withBody("back")));
+
+		long start = System.nanoTime();
+		assertThat(this.inventory.item("1")).isEqualTo("back");
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(950));
+		assertThat(wireCount()).isEqualTo(2);
+	}
+
+	@Test
+	void retryAfterAsHttpDateIsHonored() {
+		String inTwoSeconds = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.now().plusSeconds(2));
+		upstream.stubFor(any(anyUrl()).inScenario("date").whenScenarioStateIs("Started")
+			.willReturn(aResponse().withStatus(503).withHeader("Retry-After", inTwoSeconds)).willSetStateTo("ok"));
+		upstream.stubFor(any(anyUrl()).inScenario("date").whenScenarioStateIs("ok")
+			.willReturn(aResponse().withStatus(200).withBody("back")));
+
+		long start = System.nanoTime();
+		assertThat(this.inventory.item("1")).isEqualTo("back");
+		// HTTP-dates have whole-second precision, so the wait is between 1 and 2 seconds.
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(900));
+		assertThat(wireCount()).isEqualTo(2);
+	}
+
+	@Test
+	void malformedRetryAfterFallsBackToTheBackoffAndStillRetries() {
+		upstream.stubFor(any(anyUrl())
+			.willReturn(aResponse().withStatus(500).withHeader("Retry-After", "soon, maybe")));
+
+		Throwable thrown = catchThrowable(() -> this.inventory.item("1"));
+
+		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
+		assertThat(((UpstreamResponseException) thrown).response().retryAfter()).isEmpty();
+		assertThat(wireCount()).isEqualTo(3);
+	}
+
+	@Test
+	void retryAfterAboveTheRowsMaximumFailsFastWithoutWaiting() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(429).withHeader("Retry-After", "3600")));
+
+		long start = System.nanoTime();
+		Throwable thrown = catchThrowable(() -> this.inventory.item("1"));
+
+		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
+		assertThat(((UpstreamResponseException) thrown).response().retryAfter()).contains(Duration.ofHours(1));
+		assertThat(wireCount()).isEqualTo(1);
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+	}
+
+	@Test
+	void overflowingRetryAfterIsIgnored() {
+		upstream.stubFor(any(anyUrl())
+			.willReturn(aResponse().withStatus(500).withHeader("Retry-After", "99999999999999999999999")));
+
+		Throwable thrown = catchThrowable(() -> this.inventory.item("1"));
+
+		assertThat(((UpstreamResponseException) thrown).response().retryAfter()).isEmpty();
+		assertThat(wireCount()).isEqualTo(3);
+	}
+
+	@Test
+	void connectionRefusedIsAttemptedOnce() throws Exception {
+		int closedPort;
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+			closedPort = socket.getLocalPort();
+		}
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(307)
+			.withHeader("Location", "http://127.0.0.1:" + closedPort + "/gone")));
+
+		Throwable thrown = catchThrowable(() -> this.inventory.item("1"));
+
+		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+		assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.CONNECTION_REFUSED);
+		assertThat(((UpstreamTransportException) thrown).attempts()).isEqualTo(1);
+		assertThat(wireCount()).isEqualTo(1);
+	}
+
+	@Test
+	void readTimeoutOnGetIsRetriedOnceAndReportsTheConfiguredTimeout() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withFixedDelay(1500)));
+
+		Throwable thrown = catchThrowable(() -> this.inventory.item("1"));
+
+		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+		UpstreamTransportException failure = (UpstreamTransportException) thrown;
+		assertThat(failure.failure()).isEqualTo(TransportFailure.READ_TIMEOUT);
+		assertThat(failure.configuredTimeout()).isEqualTo(Duration.ofMillis(400));
+		assertThat(failure.attempts()).isEqualTo(2);
+		assertThat(wireCount()).isEqualTo(2);
+	}
+
+	@Test
+	void readTimeoutOnPostIsNeverRetriedBecauseItMayHaveExecuted() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withFixedDelay(1500)));
+
+		Throwable thrown = catchThrowable(() -> this.inventory.order("{\"amount\":10}"));
+
+		assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.READ_TIMEOUT);
+		assertThat(wireCount()).isEqualTo(1);
+	}
+
+	@Test
+	void readTimeoutOnPostWithIdempotencyKeyIsRetried() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withFixedDelay(1500)));
+
+		Throwable thrown = catchThrowable(() -> this.inventory.order("{\"amount\":10}", "order-7"));
+
+		assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.READ_TIMEOUT);
+		assertThat(wireCount()).isEqualTo(2);
+	}
+
+	@ParameterizedTest(name = "{0} is a connection reset, retried once on GET")
+	@CsvSource({ "CONNECTION_RESET_BY_PEER", "EMPTY_RESPONSE", "RANDOM_DATA_THEN_CLOSE" })
+	void resetAndEmptyResponsesAreConnectionResets(Fault fault) {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withFault(fault)));
+
+		Throwable thrown = catchThrowable(() -> this.inventory.item("1"));
+
+		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+		assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.CONNECTION_RESET);
+		assertThat(wireCount()).isEqualTo(2);
+	}
+
+	private long wireCount() {
+		return upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
+	}
+
+}
