@@ -1,0 +1,56 @@
+package dev.triage.policy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+
+class ErrorTypeExtractorTests {
+
+	private final ErrorTypeExtractor extractor = new ErrorTypeExtractor(
+			List.of("/error/type", "/type", "/error/code", "/code"), "triage.error-type-pointers");
+
+	@Test
+	void firstPointerThatLandsOnAStringWins() {
+		assertThat(type("{\"error\":{\"type\":\"overloaded_error\",\"code\":\"x\"},\"type\":\"error\"}"))
+			.isEqualTo("overloaded_error");
+		assertThat(type("{\"type\":\"invalid_request_error\",\"code\":\"c\"}")).isEqualTo("invalid_request_error");
+		assertThat(type("{\"error\":{\"code\":\"rate_limited\"}}")).isEqualTo("rate_limited");
+		assertThat(type("  {\"code\":\"quota\"}")).isEqualTo("quota");
+	}
+
+	@Test
+	void nonStringValuesAreSkipped() {
+		assertThat(type("{\"error\":{\"type\":42},\"code\":\"fallback\"}")).isEqualTo("fallback");
+		assertThat(type("{\"code\":503}")).isNull();
+	}
+
+	@Test
+	void theMessageIsNeverUsed() {
+		assertThat(type("{\"error\":{\"message\":\"overloaded_error\"}}")).isNull();
+	}
+
+	@Test
+	void nonJsonMalformedAndTruncatedBodiesHaveNoType() {
+		assertThat(type("<html>502 Bad Gateway</html>")).isNull();
+		assertThat(type("")).isNull();
+		assertThat(type("{\"error\":{\"type\":\"overl")).isNull();
+		assertThat(this.extractor.extract(null)).isNull();
+	}
+
+	@Test
+	void malformedPointerIsRejectedNamingTheProperty() {
+		assertThatThrownBy(() -> new ErrorTypeExtractor(List.of("/type", "error.type"), "triage.error-type-pointers"))
+			.isInstanceOf(InvalidPolicyException.class)
+			.hasMessageContaining("triage.error-type-pointers[1]")
+			.hasMessageContaining("error.type");
+	}
+
+	private String type(String body) {
+		return this.extractor.extract(body.getBytes(StandardCharsets.UTF_8));
+	}
+
+}
