@@ -20,6 +20,8 @@ final class CallContext {
 
 	private final CallContext outer;
 
+	private int tries;
+
 	private int attempts;
 
 	private String requestLine;
@@ -61,11 +63,27 @@ final class CallContext {
 
 	int attemptStarted(String requestLine) {
 		this.requestLine = requestLine;
+		this.tries++;
 		return ++this.attempts;
 	}
 
+	/** The last attempt never got a connection, so it did not reach the wire; it still counts as a try. */
+	void attemptNotSent() {
+		this.attempts--;
+	}
+
+	/**
+	 * Return the attempts that reached the wire.
+	 */
 	int attempts() {
 		return this.attempts;
+	}
+
+	/**
+	 * Return the attempts made, whether or not they reached the wire: what {@code max-attempts} counts.
+	 */
+	int tries() {
+		return this.tries;
 	}
 
 	String methodKey() {

@@ -51,11 +51,17 @@ final class TriageClient implements Client {
 		catch (IOException ex) {
 			long duration = System.nanoTime() - start;
 			TransportFailure failure = TransportFailures.classify(ex);
+			int sent = attempt;
+			if (failure == TransportFailure.POOL_TIMEOUT && call != null) {
+				call.attemptNotSent();
+				sent = attempt - 1;
+			}
+			int attemptsSent = sent;
 			Duration timeout = TransportFailures.configuredTimeout(failure, options, this.runtime.poolTimeout());
 			Rule rule = this.runtime.policy().forTransport(failure);
 			TransportFailureException classified = new TransportFailureException(failure, timeout, ex);
 			record(rule.breaker(), duration, () -> new UpstreamTransportException(this.runtime.name(), methodKey,
-					requestLine, failure, timeout, attempt, ex));
+					requestLine, failure, timeout, attemptsSent, ex));
 			this.runtime.observer()
 				.onAttempt(new AttemptOutcome(this.runtime.name(), 0, failure, "transport", rule, duration));
 			throw classified;

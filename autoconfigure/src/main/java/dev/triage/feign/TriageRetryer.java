@@ -47,7 +47,8 @@ public final class TriageRetryer implements Retryer {
 		if (cause instanceof BreakerOpenException) {
 			throw refused(call, (BreakerOpenException) cause);
 		}
-		int attempts = (call != null) ? call.attempts() : ++this.ownAttempts;
+		int tries = (call != null) ? call.tries() : ++this.ownAttempts;
+		int attempts = (call != null) ? call.attempts() : tries;
 		Duration elapsed = Duration.ofNanos((call != null) ? call.elapsedNanos() : System.nanoTime() - this.startNanos);
 		RuntimeException failure;
 		Rule rule;
@@ -76,7 +77,7 @@ public final class TriageRetryer implements Retryer {
 			rule = this.runtime.policy().forStatus(e.status(), null);
 		}
 		RetryDecision decision = this.runtime.planner()
-			.decide(rule, attempts, isIdempotent(e.request()), retryAfter, elapsed, this.runtime.deadline());
+			.decide(rule, tries, isIdempotent(e.request()), retryAfter, elapsed, this.runtime.deadline());
 		if (decision.retry() && this.runtime.breaker().isOpen()) {
 			decision = RetryDecision.suppressed(RetryDecision.Suppression.BREAKER_OPEN);
 		}

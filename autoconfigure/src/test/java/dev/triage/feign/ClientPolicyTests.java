@@ -1,0 +1,159 @@
+package dev.triage.feign;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.time.Duration;
+import java.util.Arrays;
+
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import dev.triage.OriginalResponse;
+import dev.triage.UpstreamResponseException;
+import dev.triage.support.BillingClient;
+import dev.triage.support.InventoryClient;
+import dev.triage.support.TestApplication;
+import dev.triage.support.WireMocks;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Per-client YAML overrides, error-type rules, the body cap and redaction, through real Feign calls.
+ */
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
+		properties = { "triage.clients.inventory.policies.503.max-attempts=1",
+				"triage.error-types.invalid_request_error.max-attempts=1",
+				"triage.error-types.invalid_request_error.breaker=success",
+				"triage.clients.billing.deadline=1500ms", "triage.max-body-bytes=1KB",
+				"resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=100000",
+				"resilience4j.circuitbreaker.configs.default.sliding-window-size=100000" })
+class ClientPolicyTests {
+
+	@RegisterExtension
+	static WireMockExtension upstream = WireMocks.loopback();
+
+	@DynamicPropertySource
+	static void upstreamUrl(DynamicPropertyRegistry registry) {
+		registry.add("test.upstream.inventory", upstream::baseUrl);
+		registry.add("test.upstream.billing", upstream::baseUrl);
+	}
+
+	@Autowired
+	InventoryClient inventory;
+
+	@Autowired
+	BillingClient billing;
+
+	@BeforeEach
+	void reset() {
+		upstream.resetAll();
+	}
+
+	@Test
+	void clientOverrideAppliesToThatClientOnlyAndHttpClientDoesNotRetryBehindIt() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "0")));
+
+		catchThrowable(() -> this.inventory.item("1"));
+		assertThat(wireCount()).as("inventory: 503 max-attempts 1").isEqualTo(1);
+
+		upstream.resetRequests();
+		catchThrowable(() -> this.billing.invoices());
+		assertThat(wireCount()).as("billing keeps the default 503 row").isEqualTo(3);
+	}
+
+	@Test
+	void errorTypeInTheBodyDecidesBeforeTheStatus() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(500).withHeader("Retry-After", "0")
+			.withHeader("Content-Type", "application/json")
+			.withBody("{\"error\":{\"type\":\"invalid_request_error\",\"message\":\"overloaded_error\"}}")));
+
+		Throwable invalid = catchThrowable(() -> this.billing.invoices());
+
+		assertThat(((UpstreamResponseException) invalid).response().errorType()).isEqualTo("invalid_request_error");
+		assertThat(wireCount()).isEqualTo(1);
+
+		upstream.resetAll();
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(500).withHeader("Retry-After", "0")
+			.withBody("{\"error\":{\"type\":\"overloaded_error\",\"message\":\"invalid_request_error\"}}")));
+
+		Throwable overloaded = catchThrowable(() -> this.billing.invoices());
+
+		assertThat(((UpstreamResponseException) overloaded).response().errorType()).isEqualTo("overloaded_error");
+		assertThat(wireCount()).as("no rule for overloaded_error: the 5xx row applies").isEqualTo(3);
+	}
+
+	@Test
+	void hugeErrorBodyIsCappedAndFlaggedTruncated() {
+		byte[] fiftyMegabytes = new byte[50 * 1024 * 1024];
+		Arrays.fill(fiftyMegabytes, (byte) 'x');
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(404).withBody(fiftyMegabytes)));
+
+		Throwable thrown = catchThrowable(() -> this.billing.invoices());
+
+		OriginalResponse response = ((UpstreamResponseException) thrown).response();
+		assertThat(response.body()).hasSize(1024);
+		assertThat(response.bodyTruncated()).isTrue();
+		assertThat(response.bodyAsString()).startsWith("xxxx");
+	}
+
+	@Test
+	void smallBodyIsKeptWholeWithItsHeadersAndReason() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(404).withHeader("X-Trace", "t-1")
+			.withHeader("Content-Type", "text/plain; charset=ISO-8859-1")
+			.withBody("caf\u00e9".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1))));
+
+		OriginalResponse response = ((UpstreamResponseException) catchThrowable(() -> this.billing.invoices()))
+			.response();
+
+		assertThat(response.bodyTruncated()).isFalse();
+		assertThat(response.bodyAsString()).isEqualTo("caf\u00e9");
+		assertThat(response.headers().get("x-trace")).containsExactly("t-1");
+		assertThat(response.client()).isEqualTo("billing");
+		assertThat(response.methodKey()).isEqualTo("BillingClient#invoices()");
+		assertThat(response.httpMethod()).isEqualTo("GET");
+		assertThat(response.attempts()).isEqualTo(1);
+		assertThat(response.errorType()).isNull();
+	}
+
+	@Test
+	void sensitiveValuesNeverReachTheOriginalResponseOrTheMessage() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(401).withHeader("Set-Cookie", "session=s3cr3t")
+			.withHeader("X-Api-Key", "key-s3cr3t")
+			.withHeader("WWW-Authenticate", "Bearer")));
+
+		Throwable thrown = catchThrowable(() -> this.inventory.search("token-s3cr3t", "Bearer auth-s3cr3t"));
+
+		OriginalResponse response = ((UpstreamResponseException) thrown).response();
+		assertThat(response.headers().get("set-cookie")).containsExactly("[redacted]");
+		assertThat(response.headers().get("x-api-key")).containsExactly("[redacted]");
+		assertThat(response.headers().get("www-authenticate")).containsExactly("Bearer");
+		assertThat(response.url()).endsWith("/search?q=***");
+		assertThat(thrown.getMessage()).doesNotContain("s3cr3t").contains("HTTP 401").contains("InventoryClient#search");
+		assertThat(response.toString()).doesNotContain("s3cr3t");
+	}
+
+	@Test
+	void noRetryWhoseWaitWouldCrossTheClientDeadline() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "2")));
+
+		long start = System.nanoTime();
+		Throwable thrown = catchThrowable(() -> this.billing.invoices());
+
+		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
+		assertThat(wireCount()).isEqualTo(1);
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
+	}
+
+	private long wireCount() {
+		return upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
+	}
+
+}

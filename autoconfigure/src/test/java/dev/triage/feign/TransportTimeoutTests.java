@@ -1,0 +1,123 @@
+package dev.triage.feign;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import dev.triage.TransportFailure;
+import dev.triage.UpstreamTransportException;
+import dev.triage.support.BillingClient;
+import dev.triage.support.InventoryClient;
+import dev.triage.support.TestApplication;
+import dev.triage.support.WireMocks;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Pool-wait and connect timeouts produced for real: a connection pool of one held by a slow call, and a
+ * listening socket whose accept queue is full so that new connections are never completed.
+ */
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
+		properties = { "spring.cloud.openfeign.httpclient.max-connections=1",
+				"spring.cloud.openfeign.httpclient.max-connections-per-route=1",
+				"spring.cloud.openfeign.httpclient.hc5.connection-request-timeout=300",
+				"spring.cloud.openfeign.httpclient.hc5.connection-request-timeout-unit=milliseconds",
+				"spring.cloud.openfeign.client.config.billing.connect-timeout=300",
+				"spring.cloud.openfeign.client.config.inventory.read-timeout=5000" })
+class TransportTimeoutTests {
+
+	@RegisterExtension
+	static WireMockExtension upstream = WireMocks.loopback();
+
+	static ServerSocket fullBacklog;
+
+	static final List<Socket> backlogFillers = new ArrayList<>();
+
+	@DynamicPropertySource
+	static void upstreams(DynamicPropertyRegistry registry) throws IOException {
+		fullBacklog = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
+		fillBacklog(fullBacklog.getLocalPort());
+		registry.add("test.upstream.inventory", upstream::baseUrl);
+		registry.add("test.upstream.billing", () -> "http://127.0.0.1:" + fullBacklog.getLocalPort());
+	}
+
+	/** Connects until the kernel stops completing handshakes for the never-accepting socket. */
+	static void fillBacklog(int port) throws IOException {
+		for (int i = 0; i < 64; i++) {
+			Socket socket = new Socket();
+			try {
+				socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
+				backlogFillers.add(socket);
+			}
+			catch (SocketTimeoutException ex) {
+				socket.close();
+				return;
+			}
+		}
+		throw new IllegalStateException("accept queue never filled up");
+	}
+
+	@AfterAll
+	static void close() throws IOException {
+		for (Socket socket : backlogFillers) {
+			socket.close();
+		}
+		fullBacklog.close();
+	}
+
+	@Autowired
+	InventoryClient inventory;
+
+	@Autowired
+	BillingClient billing;
+
+	@Test
+	void connectTimeoutIsAttemptedOnceAndReportsTheConfiguredValue() {
+		Throwable thrown = catchThrowable(() -> this.billing.invoices());
+
+		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+		UpstreamTransportException failure = (UpstreamTransportException) thrown;
+		assertThat(failure.failure()).isEqualTo(TransportFailure.CONNECT_TIMEOUT);
+		assertThat(failure.configuredTimeout()).isEqualTo(Duration.ofMillis(300));
+		assertThat(failure.attempts()).isEqualTo(1);
+	}
+
+	@Test
+	void poolExhaustionIsAPoolTimeoutThatNeverReachesTheWire() throws Exception {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withBody("slow").withFixedDelay(1500)));
+		CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> this.inventory.item("held"));
+		Thread.sleep(300);
+
+		Throwable thrown = catchThrowable(() -> this.inventory.item("starved"));
+
+		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+		UpstreamTransportException failure = (UpstreamTransportException) thrown;
+		assertThat(failure.failure()).isEqualTo(TransportFailure.POOL_TIMEOUT);
+		assertThat(failure.configuredTimeout()).isEqualTo(Duration.ofMillis(300));
+		assertThat(failure.attempts()).as("nothing reached the wire").isZero();
+		assertThat(holder.get(5, TimeUnit.SECONDS)).isEqualTo("slow");
+		assertThat(upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount()).isEqualTo(1);
+	}
+
+}
