@@ -19,10 +19,15 @@ public class InvalidPolicyException extends IllegalArgumentException {
 	 * @param allowed a description of the allowed values
 	 */
 	public InvalidPolicyException(String property, Object value, String allowed) {
-		super("Invalid value '" + value + "' for property '" + property + "': allowed " + allowed);
+		super("Invalid value '" + display(value) + "' for property '" + property + "': allowed " + allowed);
 		this.property = property;
-		this.value = String.valueOf(value);
+		this.value = display(value);
 		this.allowed = allowed;
+	}
+
+	private static String display(Object value) {
+		// Bound durations print as PT-0.2S; show them the way they are usually written.
+		return (value instanceof java.time.Duration duration) ? duration.toMillis() + "ms" : String.valueOf(value);
 	}
 
 	/**

@@ -1,0 +1,77 @@
+package dev.triage.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.triage.feign.ManagedClients;
+import feign.Feign;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.openfeign.FeignAutoConfiguration;
+import org.springframework.cloud.openfeign.FeignClientSpecification;
+import org.springframework.cloud.openfeign.clientconfig.HttpClient5FeignConfiguration.HttpClientBuilderCustomizer;
+import dev.triage.policy.InvalidPolicyException;
+
+class TriageAutoConfigurationTests {
+
+	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(TriageAutoConfiguration.class, FeignAutoConfiguration.class));
+
+	@Test
+	void registersPerClientConfigurationRegistryAndHttpClientCustomizer() {
+		this.contextRunner.run((context) -> {
+			assertThat(context).hasSingleBean(ManagedClients.class);
+			assertThat(context).hasSingleBean(HttpClientBuilderCustomizer.class);
+			assertThat(context.getBeansOfType(FeignClientSpecification.class).values())
+				.anySatisfy((spec) -> assertThat(spec.getName()).isEqualTo(TriageAutoConfiguration.SPECIFICATION_NAME)
+					.startsWith("default."));
+		});
+	}
+
+	@Test
+	void backsOffWhenDisabled() {
+		this.contextRunner.withPropertyValues("triage.enabled=false").run((context) -> {
+			assertThat(context).doesNotHaveBean(ManagedClients.class);
+			assertThat(context).doesNotHaveBean(HttpClientBuilderCustomizer.class);
+		});
+	}
+
+	@Test
+	void backsOffWithoutFeign() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader(Feign.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(ManagedClients.class));
+	}
+
+	@Test
+	void backsOffFromAUserRegistry() {
+		ManagedClients own = new ManagedClients(java.util.Map.of(), (name) -> null);
+		this.contextRunner.withBean(ManagedClients.class, () -> own)
+			.run((context) -> assertThat(context.getBean(ManagedClients.class)).isSameAs(own));
+	}
+
+	@Test
+	void badPolicyKeyFailsStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("triage.policies.5xy.max-attempts=2").run((context) -> {
+			assertThat(context).hasFailed();
+			assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidPolicyException.class)
+				.hasMessageContaining("triage.policies.5xy");
+		});
+	}
+
+	@Test
+	void badClientRuleFailsStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("triage.clients.inventory.policies.503.max-attempts=0")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("triage.clients.inventory.policies.503.max-attempts"));
+	}
+
+	@Test
+	void badDeadlineFailsStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("triage.clients.inventory.deadline=-1s")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("triage.clients.inventory.deadline"));
+	}
+
+}
