@@ -1,12 +1,17 @@
 package dev.triage.autoconfigure;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import dev.triage.breaker.UpstreamBreakers;
 import dev.triage.fallback.FallbackResolver;
 import dev.triage.feign.CallLog;
+import dev.triage.feign.CallObserver;
+import dev.triage.feign.CompositeCallObserver;
+import dev.triage.policy.InvalidPolicyException;
 import dev.triage.feign.ManagedClients;
 import feign.Feign;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -55,17 +60,39 @@ public class TriageAutoConfiguration {
 	@ConditionalOnMissingBean
 	ManagedClients triageManagedClients(TriageProperties properties,
 			ObjectProvider<FeignClientSpecification> specifications, ObjectProvider<CircuitBreakerRegistry> registry,
-			ObjectProvider<FeignHttpClientProperties> httpClientProperties, ConfigurableListableBeanFactory beanFactory,
-			Environment environment) {
+			ObjectProvider<FeignHttpClientProperties> httpClientProperties, ObjectProvider<CallObserver> observers,
+			ConfigurableListableBeanFactory beanFactory, Environment environment) {
+		rejectSecondBreakerLayer(environment);
 		UpstreamBreakers breakers = new UpstreamBreakers(registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
 				(name) -> breakerConfigured(environment, name));
 		ManagedClientsFactory factory = new ManagedClientsFactory(properties, breakers, new FallbackResolver(beanFactory),
-				new CallLog(), poolTimeout(httpClientProperties.getIfAvailable()));
+				observer(observers), poolTimeout(httpClientProperties.getIfAvailable()));
 		Map<String, String> clients = new LinkedHashMap<>();
 		specifications.orderedStream()
 			.filter((spec) -> !spec.getName().startsWith("default."))
 			.forEach((spec) -> clients.put(spec.getName(), spec.getClassName()));
 		return factory.create(clients, beanFactory.getBeanClassLoader());
+	}
+
+	private static CallObserver observer(ObjectProvider<CallObserver> observers) {
+		List<CallObserver> all = new ArrayList<>();
+		all.add(new CallLog());
+		observers.orderedStream().forEach(all::add);
+		return new CompositeCallObserver(all);
+	}
+
+	/**
+	 * Spring Cloud OpenFeign's own circuit breaker would wrap every managed client in a second breaker, per
+	 * method, that counts Triage's typed exceptions (a 400 included) as failures: refuse rather than
+	 * double-count.
+	 */
+	private static void rejectSecondBreakerLayer(Environment environment) {
+		if (environment.getProperty("spring.cloud.openfeign.circuitbreaker.enabled", Boolean.class, false)) {
+			throw new InvalidPolicyException("spring.cloud.openfeign.circuitbreaker.enabled", true,
+					"false while Triage manages Feign clients: Triage already gives each upstream one Resilience4j "
+							+ "breaker (configure it under resilience4j.circuitbreaker.instances.<client>) and "
+							+ "TriageFallback beans replace @FeignClient(fallback); or set triage.enabled=false");
+		}
 	}
 
 	private static Duration poolTimeout(FeignHttpClientProperties properties) {

@@ -17,6 +17,9 @@ public interface InventoryClient {
 	@GetMapping("/search")
 	String search(@RequestParam("q") String query, @RequestHeader("Authorization") String authorization);
 
+	@GetMapping("/profile")
+	String profile(@RequestHeader("Authorization") String authorization, @RequestHeader("Cookie") String cookie);
+
 	@PostMapping("/orders")
 	String order(@RequestBody String body);
 
