@@ -46,15 +46,24 @@ final class TriageMethodHandler implements MethodHandler {
 			Rule rule = (failure instanceof UpstreamUnavailableException) ? null : call.lastRule();
 			TriageFallback<?> fallback = this.runtime.fallback();
 			boolean alert = rule != null && rule.alert();
+			String failed = (failure instanceof UpstreamUnavailableException) ? "short_circuited" : "failure";
 			if (fallback == null || (rule != null && !rule.fallback())) {
-				report(call, (failure instanceof UpstreamUnavailableException) ? "short_circuited" : "failure", failure,
-						alert);
+				report(call, failed, failure, alert);
 				throw failure;
 			}
+			Object answer;
+			try {
+				Object target = (failure instanceof UpstreamResponseException response)
+						? fallback.create(null, response.response()) : fallback.create(failure, null);
+				answer = invokeFallback(target, argv);
+			}
+			catch (Throwable declined) {
+				// The fallback chose to fail: the call failed, whatever it threw.
+				report(call, failed, failure, alert);
+				throw declined;
+			}
 			report(call, "fallback", failure, alert);
-			Object answer = (failure instanceof UpstreamResponseException response) ? fallback.create(null, response.response())
-					: fallback.create(failure, null);
-			return invokeFallback(answer, argv);
+			return answer;
 		}
 		finally {
 			call.close();

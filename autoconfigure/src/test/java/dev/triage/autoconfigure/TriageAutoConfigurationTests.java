@@ -74,4 +74,20 @@ class TriageAutoConfigurationTests {
 				.hasMessageContaining("triage.clients.inventory.deadline"));
 	}
 
+
+	@Test
+	void springCloudOpenFeignsOwnBreakerIsRefusedRatherThanDoubleCounting() {
+		this.contextRunner.withPropertyValues("spring.cloud.openfeign.circuitbreaker.enabled=true")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.isInstanceOf(InvalidPolicyException.class)
+				.hasMessageContaining("spring.cloud.openfeign.circuitbreaker.enabled")
+				.hasMessageContaining("triage.enabled=false"));
+	}
+
+	@Test
+	void springCloudOpenFeignsOwnBreakerIsFineWhenTriageIsOff() {
+		this.contextRunner.withPropertyValues("spring.cloud.openfeign.circuitbreaker.enabled=true", "triage.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
 }
