@@ -41,7 +41,7 @@ import org.springframework.core.env.Environment;
 @ConditionalOnClass({ Feign.class, FeignClientSpecification.class })
 @ConditionalOnBooleanProperty(name = "triage.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(TriageProperties.class)
-@Import(TriageHttpClient5Configuration.class)
+@Import({ TriageHttpClient5Configuration.class, TriageMetricsConfiguration.class, TriageEndpointConfiguration.class })
 public class TriageAutoConfiguration {
 
 	static final String SPECIFICATION_NAME = "default.dev.triage.feign.TriageFeignClientConfiguration";

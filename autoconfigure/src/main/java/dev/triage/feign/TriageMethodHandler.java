@@ -45,7 +45,8 @@ final class TriageMethodHandler implements MethodHandler {
 		catch (UpstreamException failure) {
 			Rule rule = (failure instanceof UpstreamUnavailableException) ? null : call.lastRule();
 			TriageFallback<?> fallback = this.runtime.fallback();
-			boolean alert = rule != null && rule.alert();
+			// A refusal has no rule: an open breaker is always worth an alert.
+			boolean alert = (rule != null) ? rule.alert() : true;
 			String failed = (failure instanceof UpstreamUnavailableException) ? "short_circuited" : "failure";
 			if (fallback == null || (rule != null && !rule.fallback())) {
 				report(call, failed, failure, alert);

@@ -32,11 +32,19 @@ public final class PolicyTable {
 
 	private final Map<String, RuleOverride> errorTypes;
 
+	private final Map<String, RuleOverride> globalTypes;
+
+	private final Map<String, RuleOverride> clientTypes;
+
 	private PolicyTable(Map<PolicyKey, RuleOverride> global, Map<PolicyKey, RuleOverride> client,
-			Map<String, RuleOverride> errorTypes) {
+			Map<String, RuleOverride> globalTypes, Map<String, RuleOverride> clientTypes) {
 		this.global = global;
 		this.client = client;
-		this.errorTypes = errorTypes;
+		this.globalTypes = globalTypes;
+		this.clientTypes = clientTypes;
+		Map<String, RuleOverride> types = new LinkedHashMap<>(globalTypes);
+		clientTypes.forEach((type, override) -> types.merge(type, override, (lower, upper) -> upper.over(lower)));
+		this.errorTypes = Collections.unmodifiableMap(types);
 		this.unknown = layered(PolicyKey.UNKNOWN_STATUS, null);
 		Rule[] classes = { null, null, null, layered(PolicyKey.statusClass(3), this.unknown),
 				layered(PolicyKey.statusClass(4), this.unknown), layered(PolicyKey.statusClass(5), this.unknown) };
@@ -119,6 +127,89 @@ public final class PolicyTable {
 		return errorType != null && this.errorTypes.containsKey(errorType);
 	}
 
+	/**
+	 * Return every key this table has a rule for: the built-in rows and every configured key.
+	 * @return the keys, built-in rows first
+	 */
+	public java.util.Set<PolicyKey> keys() {
+		java.util.Set<PolicyKey> keys = new java.util.LinkedHashSet<>(DefaultPolicies.table().keySet());
+		keys.addAll(this.global.keySet());
+		keys.addAll(this.client.keySet());
+		return keys;
+	}
+
+	/**
+	 * Return the resolved rule of a key with the layer each field came from.
+	 * @param key the key
+	 * @return the rule and, per field, {@code default}, {@code global} or {@code client}
+	 */
+	public ExplainedRule explain(PolicyKey key) {
+		Rule defaultRule = DefaultPolicies.table().get(key);
+		Rule rule;
+		Map<String, String> sources = new LinkedHashMap<>();
+		if (defaultRule != null) {
+			rule = defaultRule;
+			RuleOverride.FIELDS.forEach((field) -> sources.put(field, "default"));
+		}
+		else {
+			ExplainedRule inherited = explain(inheritedKey(key));
+			rule = inherited.rule();
+			sources.putAll(inherited.sources());
+		}
+		rule = applyExplained(this.global.get(key), "global", rule, sources);
+		rule = applyExplained(this.client.get(key), "client", rule, sources);
+		return new ExplainedRule(rule, Collections.unmodifiableMap(sources));
+	}
+
+	/**
+	 * Return the configured error-type rules with the layer each set field came from. Fields left out inherit
+	 * from the rule of the response's status, so only set fields appear.
+	 * @return per error type, the override and, per set field, {@code global} or {@code client}
+	 */
+	public Map<String, ExplainedOverride> explainErrorTypes() {
+		Map<String, ExplainedOverride> explained = new LinkedHashMap<>();
+		this.errorTypes.forEach((type, merged) -> {
+			Map<String, String> sources = new LinkedHashMap<>();
+			RuleOverride global = this.globalTypes.get(type);
+			RuleOverride client = this.clientTypes.get(type);
+			if (global != null) {
+				global.fieldsSet().forEach((field) -> sources.put(field, "global"));
+			}
+			if (client != null) {
+				client.fieldsSet().forEach((field) -> sources.put(field, "client"));
+			}
+			explained.put(type, new ExplainedOverride(merged, Collections.unmodifiableMap(sources)));
+		});
+		return Collections.unmodifiableMap(explained);
+	}
+
+	/**
+	 * A configured error-type rule with the layer each set field came from.
+	 *
+	 * @param override the merged fields of the global and client layers
+	 * @param sources set field name to {@code global} or {@code client}
+	 */
+	public record ExplainedOverride(RuleOverride override, Map<String, String> sources) {
+	}
+
+	private static Rule applyExplained(RuleOverride override, String layer, Rule rule, Map<String, String> sources) {
+		if (override == null) {
+			return rule;
+		}
+		override.fieldsSet().forEach((field) -> sources.put(field, layer));
+		return override.applyTo(rule);
+	}
+
+	private static PolicyKey inheritedKey(PolicyKey key) {
+		if (key.kind() == PolicyKey.Kind.STATUS) {
+			int digit = key.status() / 100;
+			if (HttpStatuses.isRegistered(key.status()) && digit >= 3 && digit <= 5) {
+				return PolicyKey.statusClass(digit);
+			}
+		}
+		return PolicyKey.UNKNOWN_STATUS;
+	}
+
 	private Rule layered(PolicyKey key, Rule inherited) {
 		Rule defaultRule = DefaultPolicies.table().get(key);
 		Rule rule = (defaultRule != null) ? defaultRule : inherited;
@@ -191,10 +282,10 @@ public final class PolicyTable {
 		 * @return the immutable table
 		 */
 		public PolicyTable build() {
-			Map<String, RuleOverride> types = new LinkedHashMap<>(this.globalTypes);
-			this.clientTypes.forEach((type, override) -> types.merge(type, override, (lower, upper) -> upper.over(lower)));
 			return new PolicyTable(Collections.unmodifiableMap(new LinkedHashMap<>(this.global)),
-					Collections.unmodifiableMap(new LinkedHashMap<>(this.client)), Collections.unmodifiableMap(types));
+					Collections.unmodifiableMap(new LinkedHashMap<>(this.client)),
+					Collections.unmodifiableMap(new LinkedHashMap<>(this.globalTypes)),
+					Collections.unmodifiableMap(new LinkedHashMap<>(this.clientTypes)));
 		}
 
 	}

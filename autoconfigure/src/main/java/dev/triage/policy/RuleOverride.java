@@ -104,6 +104,29 @@ public record RuleOverride(Integer maxAttempts, Duration backoffInitial, Double 
 				pick(this.breaker, lower.breaker), pick(this.alert, lower.alert), pick(this.fallback, lower.fallback));
 	}
 
+	/**
+	 * Return the property names (relative to the rule) of the fields this override sets, e.g.
+	 * {@code backoff.initial}.
+	 * @return the set field names, in declaration order
+	 */
+	public java.util.List<String> fieldsSet() {
+		java.util.List<String> fields = new java.util.ArrayList<>();
+		Object[] values = { this.maxAttempts, this.backoffInitial, this.backoffMultiplier, this.backoffMax,
+				this.backoffJitter, this.retryAfter, this.retryAfterMax, this.idempotentOnly, this.breaker, this.alert,
+				this.fallback };
+		for (int i = 0; i < values.length; i++) {
+			if (values[i] != null) {
+				fields.add(FIELDS.get(i));
+			}
+		}
+		return fields;
+	}
+
+	/** Every field's property name, in declaration order. */
+	public static final java.util.List<String> FIELDS = java.util.List.of("max-attempts", "backoff.initial",
+			"backoff.multiplier", "backoff.max", "backoff.jitter", "retry-after", "retry-after-max", "idempotent-only",
+			"breaker", "alert", "fallback");
+
 	private static <T> T pick(T value, T inherited) {
 		return (value != null) ? value : inherited;
 	}

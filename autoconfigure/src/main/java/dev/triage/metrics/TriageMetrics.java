@@ -1,0 +1,119 @@
+package dev.triage.metrics;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+import dev.triage.feign.AttemptOutcome;
+import dev.triage.feign.CallObserver;
+import dev.triage.feign.CallRecord;
+import dev.triage.policy.RetryDecision;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * Triage's meters. Two numbers the seeds insist on are kept apart: every attempt (raw upstream health, what
+ * feeds breakers) and every call's final outcome (what users felt). Tags are bounded: client name, Feign method
+ * key, outcome, failure class and status or transport code; never a URL, id or message.
+ * <ul>
+ * <li>{@code triage.attempts} (counter): client, class, code, breaker (how the rule counted it:
+ * {@code failure}, {@code success}, {@code ignore})</li>
+ * <li>{@code triage.calls} (timer): client, method, outcome ({@code success}, {@code failure},
+ * {@code fallback}, {@code short_circuited}), class, code, alert</li>
+ * <li>{@code triage.retries} (counter): client</li>
+ * <li>{@code triage.retries.suppressed} (counter): client, reason</li>
+ * </ul>
+ */
+public final class TriageMetrics implements CallObserver, MeterBinder {
+
+	private volatile MeterRegistry registry;
+
+	private final Map<AttemptKey, Counter> attempts = new ConcurrentHashMap<>();
+
+	private final Map<CallKey, Timer> calls = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> retries = new ConcurrentHashMap<>();
+
+	private final Map<SuppressedKey, Counter> suppressed = new ConcurrentHashMap<>();
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		this.registry = registry;
+	}
+
+	@Override
+	public void onAttempt(AttemptOutcome attempt) {
+		MeterRegistry registry = this.registry;
+		if (registry == null) {
+			return;
+		}
+		String breaker = (attempt.rule() != null) ? attempt.rule().breaker().name().toLowerCase(java.util.Locale.ROOT)
+				: "success";
+		AttemptKey key = new AttemptKey(attempt.client(), attempt.failureClass(), attempt.code(), breaker);
+		this.attempts.computeIfAbsent(key, (k) -> Counter.builder("triage.attempts")
+			.description("Attempts of Triage-managed Feign calls by outcome: raw upstream health")
+			.tag("client", k.client())
+			.tag("class", k.failureClass())
+			.tag("code", k.code())
+			.tag("breaker", k.breaker())
+			.register(registry)).increment();
+	}
+
+	@Override
+	public void onRetryDecision(String client, RetryDecision decision) {
+		MeterRegistry registry = this.registry;
+		if (registry == null) {
+			return;
+		}
+		if (decision.retry()) {
+			this.retries.computeIfAbsent(client, (c) -> Counter.builder("triage.retries")
+				.description("Retries issued by Triage")
+				.tag("client", c)
+				.register(registry)).increment();
+		}
+		else if (decision.suppressed() != null) {
+			SuppressedKey key = new SuppressedKey(client, decision.suppressed().tag());
+			this.suppressed.computeIfAbsent(key, (k) -> Counter.builder("triage.retries.suppressed")
+				.description("Retries the rule allowed but Triage did not make, by reason")
+				.tag("client", k.client())
+				.tag("reason", k.reason())
+				.register(registry)).increment();
+		}
+	}
+
+	@Override
+	public void onCall(CallRecord call) {
+		MeterRegistry registry = this.registry;
+		if (registry == null) {
+			return;
+		}
+		CallKey key = new CallKey(call.client(), call.methodKey(), call.outcome(), call.failureClass(), call.code(),
+				call.alert());
+		this.calls.computeIfAbsent(key, (k) -> Timer.builder("triage.calls")
+			.description("Triage-managed Feign calls by final outcome: what the caller felt")
+			.tag("client", k.client())
+			.tag("method", k.method())
+			.tag("outcome", k.outcome())
+			.tag("class", k.failureClass())
+			.tag("code", k.code())
+			.tag("alert", Boolean.toString(k.alert()))
+			.publishPercentileHistogram()
+			.minimumExpectedValue(Duration.ofMillis(1))
+			.maximumExpectedValue(Duration.ofSeconds(60))
+			.register(registry)).record(call.elapsed().toNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	private record AttemptKey(String client, String failureClass, String code, String breaker) {
+	}
+
+	private record CallKey(String client, String method, String outcome, String failureClass, String code,
+			boolean alert) {
+	}
+
+	private record SuppressedKey(String client, String reason) {
+	}
+
+}
