@@ -1,0 +1,134 @@
+package dev.triage.actuate;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.util.List;
+
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.support.InventoryClient;
+import dev.triage.support.TestApplication;
+import dev.triage.support.WireMocks;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * {@code /actuator/triage} over real HTTP.
+ */
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "server.address=127.0.0.1", "management.endpoints.web.exposure.include=triage",
+				"triage.policies.5xx.max-attempts=4", "triage.clients.inventory.policies.503.max-attempts=2",
+				"triage.clients.inventory.policies.418.breaker=ignore",
+				"triage.error-types.overloaded_error.breaker=ignore",
+				"triage.clients.inventory.error-types.overloaded_error.max-attempts=5",
+				"triage.clients.inventory.deadline=5s" })
+class TriageEndpointTests {
+
+	@RegisterExtension
+	static WireMockExtension upstream = WireMocks.loopback();
+
+	@DynamicPropertySource
+	static void upstreamUrl(DynamicPropertyRegistry registry) {
+		registry.add("test.upstream.inventory", upstream::baseUrl);
+		registry.add("test.upstream.billing", upstream::baseUrl);
+	}
+
+	@Autowired
+	TestRestTemplate rest;
+
+	@Autowired
+	InventoryClient inventory;
+
+	private final ObjectMapper json = new ObjectMapper();
+
+	@Test
+	void listsEveryManagedClient() throws Exception {
+		JsonNode body = get("/actuator/triage", HttpStatus.OK);
+
+		assertThat(iterable(body.path("clients").fieldNames())).containsExactlyInAnyOrder("inventory", "billing");
+		assertThat(body.at("/clients/inventory/breaker").asText()).isEqualTo("CLOSED");
+	}
+
+	@Test
+	void showsTheEffectivePolicyTableWithTheSourceOfEveryField() throws Exception {
+		JsonNode policies = get("/actuator/triage/inventory", HttpStatus.OK).path("policies");
+
+		assertThat(policies.at("/503/max-attempts/value").asInt()).isEqualTo(2);
+		assertThat(policies.at("/503/max-attempts/source").asText()).isEqualTo("client");
+		assertThat(policies.at("/503/backoff.max/value").asText()).isEqualTo("8000ms");
+		assertThat(policies.at("/503/backoff.max/source").asText()).isEqualTo("default");
+		assertThat(policies.at("/5xx/max-attempts/value").asInt()).isEqualTo(4);
+		assertThat(policies.at("/5xx/max-attempts/source").asText()).isEqualTo("global");
+		assertThat(policies.at("/418/breaker/value").asText()).isEqualTo("ignore");
+		assertThat(policies.at("/418/breaker/source").asText()).isEqualTo("client");
+		assertThat(policies.at("/418/max-attempts/source").asText()).as("inherited from unknown-status")
+			.isEqualTo("default");
+		assertThat(policies.at("/read-timeout/idempotent-only/value").asBoolean()).isTrue();
+		assertThat(policies.at("/unknown-status/max-attempts/value").asInt()).isEqualTo(3);
+		assertThat(iterable(policies.path("599").fieldNames())).hasSize(11);
+	}
+
+	@Test
+	void showsErrorTypeRulesWithTheirSources() throws Exception {
+		JsonNode types = get("/actuator/triage/inventory", HttpStatus.OK).path("errorTypes");
+
+		assertThat(types.at("/overloaded_error/breaker/source").asText()).isEqualTo("global");
+		assertThat(types.at("/overloaded_error/max-attempts/value").asInt()).isEqualTo(5);
+		assertThat(types.at("/overloaded_error/max-attempts/source").asText()).isEqualTo("client");
+		assertThat(types.at("/overloaded_error/backoff.initial").isMissingNode()).isTrue();
+	}
+
+	@Test
+	void showsBreakerAndSanitizedRecentFailures() throws Exception {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(404).withHeader("Set-Cookie", "s=s3cr3t")
+			.withBody("body-s3cr3t")));
+		catchThrowable(() -> this.inventory.search("query-s3cr3t", "Bearer auth-s3cr3t"));
+
+		ResponseEntity<String> raw = this.rest.getForEntity("/actuator/triage/inventory", String.class);
+		JsonNode body = this.json.readTree(raw.getBody());
+
+		assertThat(raw.getBody()).doesNotContain("s3cr3t");
+		assertThat(body.at("/breaker/name").asText()).isEqualTo("inventory");
+		assertThat(body.at("/breaker/state").asText()).isEqualTo("CLOSED");
+		assertThat(body.at("/deadline").asText()).isEqualTo("5000ms");
+		JsonNode failure = body.at("/recentFailures/0");
+		assertThat(failure.path("methodKey").asText()).isEqualTo("InventoryClient#search(String,String)");
+		assertThat(failure.path("code").asText()).isEqualTo("404");
+		assertThat(failure.path("failureClass").asText()).isEqualTo("4xx");
+		assertThat(failure.path("attempts").asInt()).isEqualTo(1);
+		assertThat(failure.path("fallback").asBoolean()).isFalse();
+		assertThat(failure.path("time").isMissingNode()).isFalse();
+	}
+
+	@Test
+	void unknownClientIs404() {
+		assertThat(this.rest.getForEntity("/actuator/triage/nope", String.class).getStatusCode())
+			.isEqualTo(HttpStatus.NOT_FOUND);
+	}
+
+	private JsonNode get(String path, HttpStatus expected) throws Exception {
+		ResponseEntity<String> response = this.rest.getForEntity(path, String.class);
+		assertThat(response.getStatusCode()).isEqualTo(expected);
+		return this.json.readTree(response.getBody());
+	}
+
+	private static List<String> iterable(java.util.Iterator<String> names) {
+		List<String> list = new java.util.ArrayList<>();
+		names.forEachRemaining(list::add);
+		return list;
+	}
+
+
+}

@@ -1,0 +1,63 @@
+package dev.triage.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the promtool unit tests of the shipped alert rules ({@code observability/prometheus}). promtool comes
+ * with Debian's {@code prometheus} package; without it the test is skipped, unless
+ * {@code TRIAGE_REQUIRE_PROMTOOL=true} (as in CI) makes a missing promtool a failure.
+ */
+class AlertRulesTests {
+
+	private static final Path RULES = Path.of("..", "observability", "prometheus");
+
+	@Test
+	void alertRuleUnitTestsPass() throws Exception {
+		String promtool = findPromtool();
+		if (promtool == null) {
+			assertThat(System.getenv("TRIAGE_REQUIRE_PROMTOOL")).as("promtool is required here but not on PATH")
+				.isNotEqualTo("true");
+			Assumptions.abort("promtool not on PATH: install Debian's 'prometheus' package to run the rule tests");
+		}
+
+		Result check = run(promtool, "check", "rules", "triage-alerts.yml");
+		Result test = run(promtool, "test", "rules", "triage-alerts.test.yml");
+
+		assertThat(check.exitCode()).as(check.output()).isZero();
+		assertThat(test.exitCode()).as(test.output()).isZero();
+		assertThat(test.output()).contains("SUCCESS");
+	}
+
+	private static Result run(String... command) throws IOException, InterruptedException {
+		Process process = new ProcessBuilder(command).directory(RULES.toFile()).redirectErrorStream(true).start();
+		boolean done = process.waitFor(60, TimeUnit.SECONDS);
+		String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+		if (!done) {
+			process.destroyForcibly();
+		}
+		return new Result(done ? process.exitValue() : -1, output);
+	}
+
+	private static String findPromtool() {
+		for (String dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+			File candidate = new File(dir, "promtool");
+			if (candidate.canExecute()) {
+				return candidate.getAbsolutePath();
+			}
+		}
+		return null;
+	}
+
+	private record Result(int exitCode, String output) {
+	}
+
+}

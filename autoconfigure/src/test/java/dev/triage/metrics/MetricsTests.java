@@ -1,0 +1,206 @@
+package dev.triage.metrics;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import dev.triage.OriginalResponse;
+import dev.triage.TriageFallback;
+import dev.triage.support.BillingClient;
+import dev.triage.support.InventoryClient;
+import dev.triage.support.TestApplication;
+import dev.triage.support.WireMocks;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.search.Search;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Raw attempts and final outcomes are separate meters; retries issued and suppressed are counted with their
+ * reason; tags stay bounded whatever the paths and query values.
+ */
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
+		properties = { "spring.cloud.openfeign.client.config.inventory.read-timeout=300",
+				"resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=1000000",
+				"resilience4j.circuitbreaker.configs.default.sliding-window-size=1000000" })
+@Import(MetricsTests.BillingFallback.class)
+class MetricsTests {
+
+	@RegisterExtension
+	static WireMockExtension upstream = WireMocks.loopback();
+
+	@DynamicPropertySource
+	static void upstreamUrl(DynamicPropertyRegistry registry) {
+		registry.add("test.upstream.inventory", upstream::baseUrl);
+		registry.add("test.upstream.billing", upstream::baseUrl);
+	}
+
+	@Autowired
+	InventoryClient inventory;
+
+	@Autowired
+	BillingClient billing;
+
+	@Autowired
+	MeterRegistry registry;
+
+	@Autowired
+	CircuitBreakerRegistry breakers;
+
+	@BeforeEach
+	void reset() {
+		upstream.resetAll();
+		this.breakers.circuitBreaker("inventory").reset();
+		this.breakers.circuitBreaker("billing").reset();
+		snapshot();
+	}
+
+	@Test
+	void twoFailedAttemptsThenSuccessAreTwoRawFailuresOneRawSuccessOneFinalSuccessAndTwoRetries() {
+		upstream.stubFor(any(anyUrl()).inScenario("flap").whenScenarioStateIs("Started")
+			.willReturn(aResponse().withStatus(503).withHeader("Retry-After", "0")).willSetStateTo("second"));
+		upstream.stubFor(any(anyUrl()).inScenario("flap").whenScenarioStateIs("second")
+			.willReturn(aResponse().withStatus(503).withHeader("Retry-After", "0")).willSetStateTo("ok"));
+		upstream.stubFor(any(anyUrl()).inScenario("flap").whenScenarioStateIs("ok")
+			.willReturn(aResponse().withStatus(200).withBody("ok")));
+
+		assertThat(this.inventory.item("1")).isEqualTo("ok");
+
+		assertThat(delta(attempts().tag("code", "503").tag("class", "5xx").tag("breaker", "failure"))).isEqualTo(2);
+		assertThat(delta(attempts().tag("code", "200").tag("class", "2xx"))).isEqualTo(1);
+		assertThat(delta(calls().tag("outcome", "success"))).isEqualTo(1);
+		assertThat(delta(calls().tag("outcome", "failure"))).isZero();
+		assertThat(delta(this.registry.find("triage.retries").tag("client", "inventory"))).isEqualTo(2);
+	}
+
+	@Test
+	void finalTransportFailureIsCountedWithItsKind() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withFixedDelay(1000)));
+
+		catchThrowable(() -> this.inventory.item("1"));
+
+		assertThat(delta(attempts().tag("class", "transport").tag("code", "read-timeout"))).isEqualTo(2);
+		assertThat(delta(calls().tag("outcome", "failure").tag("class", "transport").tag("code", "read-timeout")
+			.tag("alert", "true"))).isEqualTo(1);
+		assertThat(delta(this.registry.find("triage.retries").tag("client", "inventory"))).isEqualTo(1);
+	}
+
+	@Test
+	void suppressedRetriesAreCountedWithTheirReason() {
+		upstream.stubFor(any(urlPathMatching("/orders")).willReturn(aResponse().withStatus(500)));
+		upstream.stubFor(any(urlPathMatching("/items/.*"))
+			.willReturn(aResponse().withStatus(429).withHeader("Retry-After", "3600")));
+
+		catchThrowable(() -> this.inventory.order("{}"));
+		catchThrowable(() -> this.inventory.item("1"));
+
+		assertThat(delta(suppressed("not_idempotent"))).isEqualTo(1);
+		assertThat(delta(suppressed("retry_after_too_long"))).isEqualTo(1);
+		assertThat(delta(calls().tag("code", "429").tag("alert", "false"))).isEqualTo(1);
+	}
+
+	@Test
+	void fallbackAndShortCircuitAreTheirOwnOutcomes() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(599)));
+
+		assertThat(this.billing.invoices()).isEqualTo("degraded");
+		this.breakers.circuitBreaker("inventory").transitionToForcedOpenState();
+		catchThrowable(() -> this.inventory.item("1"));
+
+		assertThat(delta(this.registry.find("triage.calls").tag("client", "billing").tag("outcome", "fallback")
+			.tag("code", "599")
+			.tag("class", "nonstandard"))).isEqualTo(1);
+		assertThat(delta(calls().tag("outcome", "short_circuited").tag("code", "breaker_open")))
+			.isEqualTo(1);
+	}
+
+	@Test
+	void tenThousandDistinctPathsAndQueriesDoNotGrowTheNumberOfMeters() {
+		upstream.stubFor(any(urlPathMatching("/items/.*")).willReturn(aResponse().withStatus(404)));
+		upstream.stubFor(any(urlPathMatching("/search")).willReturn(aResponse().withStatus(200).withBody("[]")));
+		for (int i = 0; i < 20; i++) {
+			catchThrowable(() -> this.inventory.item("warm"));
+			this.inventory.search("warm", "Bearer x");
+		}
+		int meters = this.registry.getMeters().size();
+
+		for (int i = 0; i < 5_000; i++) {
+			String id = "item-" + i;
+			catchThrowable(() -> this.inventory.item(id));
+			this.inventory.search("query-" + i, "Bearer token-" + i);
+		}
+
+		assertThat(this.registry.getMeters()).hasSize(meters);
+		assertThat(this.registry.getMeters()).allSatisfy((meter) -> assertThat(meter.getId().getTags())
+			.noneSatisfy((tag) -> assertThat(tag.getValue()).containsAnyOf("item-", "query-", "token-")));
+	}
+
+	/** Meters survive between tests, so every assertion is on the change a test made. */
+	private final java.util.Map<String, Double> before = new java.util.HashMap<>();
+
+	private void snapshot() {
+		this.before.clear();
+		this.registry.getMeters().forEach((meter) -> this.before.put(key(meter.getId()), value(meter)));
+	}
+
+	private double delta(Search search) {
+		double now = 0;
+		double then = 0;
+		for (io.micrometer.core.instrument.Meter meter : search.meters()) {
+			now += value(meter);
+			then += this.before.getOrDefault(key(meter.getId()), 0.0);
+		}
+		return now - then;
+	}
+
+	private static String key(io.micrometer.core.instrument.Meter.Id id) {
+		return id.getName() + id.getTags();
+	}
+
+	private static double value(io.micrometer.core.instrument.Meter meter) {
+		if (meter instanceof io.micrometer.core.instrument.Counter counter) {
+			return counter.count();
+		}
+		if (meter instanceof io.micrometer.core.instrument.Timer timer) {
+			return timer.count();
+		}
+		return 0;
+	}
+
+	private Search attempts() {
+		return this.registry.find("triage.attempts").tag("client", "inventory");
+	}
+
+	private Search calls() {
+		return this.registry.find("triage.calls").tag("client", "inventory");
+	}
+
+	private Search suppressed(String reason) {
+		return this.registry.find("triage.retries.suppressed").tag("client", "inventory").tag("reason", reason);
+	}
+
+
+	@TestConfiguration(proxyBeanMethods = false)
+	static class BillingFallback {
+
+		@Bean
+		TriageFallback<BillingClient> billingFallback() {
+			return (exception, response) -> () -> "degraded";
+		}
+
+	}
+
+}

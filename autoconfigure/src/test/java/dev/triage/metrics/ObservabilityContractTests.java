@@ -1,0 +1,122 @@
+package dev.triage.metrics;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import dev.triage.support.BillingClient;
+import dev.triage.support.InventoryClient;
+import dev.triage.support.TestApplication;
+import dev.triage.support.WireMocks;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Every expression of the shipped Grafana dashboard and Prometheus alert rules names a series that a running
+ * application really exports on {@code /actuator/prometheus}.
+ */
+@AutoConfigureObservability(tracing = false)
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "server.address=127.0.0.1", "management.endpoints.web.exposure.include=prometheus,triage",
+				"spring.cloud.openfeign.client.config.billing.read-timeout=300" })
+class ObservabilityContractTests {
+
+	private static final Path OBSERVABILITY = Path.of("..", "observability");
+
+	private static final Pattern METRIC = Pattern.compile("\\b((?:triage|resilience4j)_[a-z_]+)\\b");
+
+	@RegisterExtension
+	static WireMockExtension upstream = WireMocks.loopback();
+
+	@DynamicPropertySource
+	static void upstreamUrl(DynamicPropertyRegistry registry) {
+		registry.add("test.upstream.inventory", upstream::baseUrl);
+		registry.add("test.upstream.billing", upstream::baseUrl);
+	}
+
+	@Autowired
+	TestRestTemplate rest;
+
+	@Autowired
+	InventoryClient inventory;
+
+	@Autowired
+	BillingClient billing;
+
+	@Autowired
+	CircuitBreakerRegistry breakers;
+
+	@Test
+	void dashboardAndAlertRulesOnlyNameExportedSeries() throws IOException {
+		upstream.stubFor(any(urlPathMatching("/items/.*")).willReturn(aResponse().withStatus(200).withBody("ok")));
+		upstream.stubFor(any(urlPathMatching("/orders")).willReturn(aResponse().withStatus(500)));
+		upstream.stubFor(any(urlPathMatching("/invoices")).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "0")));
+		this.inventory.item("1");
+		catchThrowable(() -> this.inventory.order("{}"));
+		catchThrowable(() -> this.billing.invoices());
+		this.breakers.circuitBreaker("billing").transitionToForcedOpenState();
+		catchThrowable(() -> this.billing.invoices());
+
+		org.springframework.http.ResponseEntity<String> response = this.rest.getForEntity("/actuator/prometheus",
+				String.class);
+		assertThat(response.getStatusCode().value()).as(String.valueOf(response.getBody())).isEqualTo(200);
+		String scrape = response.getBody();
+		Set<String> exported = new TreeSet<>();
+		for (String line : scrape.split("\n")) {
+			Matcher name = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)").matcher(line);
+			if (!line.startsWith("#") && name.find()) {
+				exported.add(name.group(1));
+			}
+		}
+		Set<String> named = new TreeSet<>();
+		named.addAll(metricNames(dashboardExpressions()));
+		named.addAll(metricNames(Files.readString(OBSERVABILITY.resolve("prometheus/triage-alerts.yml"))));
+
+		assertThat(named).contains("triage_attempts_total", "triage_calls_seconds_count", "triage_calls_seconds_bucket",
+				"triage_retries_total", "triage_retries_suppressed_total", "resilience4j_circuitbreaker_state");
+		assertThat(exported).containsAll(named);
+	}
+
+	private static String dashboardExpressions() throws IOException {
+		JsonNode dashboard = new ObjectMapper()
+			.readTree(OBSERVABILITY.resolve("grafana/triage-dashboard.json").toFile());
+		StringBuilder expressions = new StringBuilder();
+		dashboard.path("panels")
+			.forEach((panel) -> panel.path("targets").forEach((target) -> expressions.append(target.path("expr").asText())
+				.append('\n')));
+		dashboard.at("/templating/list")
+			.forEach((variable) -> expressions.append(variable.path("query").asText()).append('\n'));
+		assertThat(expressions).isNotEmpty();
+		return expressions.toString();
+	}
+
+	private static Set<String> metricNames(String text) {
+		Set<String> names = new TreeSet<>();
+		Matcher matcher = METRIC.matcher(text);
+		while (matcher.find()) {
+			names.add(matcher.group(1));
+		}
+		return names;
+	}
+
+}
