@@ -218,6 +218,36 @@ class PolicyTableTests {
 			.validate("triage.policies.429")).hasMessageContaining("triage.policies.429.retry-after-max");
 	}
 
+	@Test
+	void explainGivesTheResolvedRuleAndTheLayerOfEveryField() {
+		PolicyTable table = PolicyTable.builder()
+			.global(PolicyKey.statusClass(4), override(null, null, true))
+			.global(PolicyKey.status(503), override(5, null, null))
+			.client(PolicyKey.status(503), override(null, BreakerOutcome.IGNORE, null))
+			.client(PolicyKey.status(409), override(2, null, null))
+			.build();
+
+		ExplainedRule rule503 = table.explain(PolicyKey.status(503));
+		ExplainedRule rule409 = table.explain(PolicyKey.status(409));
+
+		assertThat(rule503.rule()).isEqualTo(table.forStatus(503, null));
+		assertThat(rule503.sources()).containsEntry("max-attempts", "global")
+			.containsEntry("breaker", "client")
+			.containsEntry("backoff.max", "default");
+		assertThat(rule503.sources()).hasSize(RuleOverride.FIELDS.size());
+		assertThat(rule409.rule()).isEqualTo(table.forStatus(409, null));
+		assertThat(rule409.sources()).containsEntry("max-attempts", "client")
+			.containsEntry("alert", "global")
+			.containsEntry("breaker", "default");
+		assertThat(table.keys()).contains(PolicyKey.status(409), PolicyKey.UNKNOWN_STATUS,
+				PolicyKey.transport(TransportFailure.POOL_TIMEOUT));
+		for (PolicyKey key : table.keys()) {
+			if (key.kind() == PolicyKey.Kind.STATUS) {
+				assertThat(table.explain(key).rule()).isEqualTo(table.forStatus(key.status(), null));
+			}
+		}
+	}
+
 	private static RuleOverride override(Integer maxAttempts, BreakerOutcome breaker, Boolean alert) {
 		return new RuleOverride(maxAttempts, null, null, null, null, null, null, null, breaker, alert, null);
 	}
