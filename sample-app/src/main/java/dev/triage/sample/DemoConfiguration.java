@@ -1,0 +1,71 @@
+package dev.triage.sample;
+
+import java.io.IOException;
+import java.time.Duration;
+
+import dev.triage.feign.ManagedClients;
+import dev.triage.sample.chaos.ChaosUpstream;
+import dev.triage.sample.chaos.Gateway;
+import dev.triage.sample.clients.CatalogClient;
+import dev.triage.sample.clients.InventoryClient;
+import dev.triage.sample.clients.InventoryFallback;
+import dev.triage.sample.clients.ItemCache;
+import dev.triage.sample.clients.LlmClient;
+import dev.triage.sample.tour.LastCall;
+import dev.triage.sample.tour.Tour;
+import dev.triage.sample.tour.TourRunner;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The demo's moving parts: the chaos upstream and the 599 gateway on loopback, the inventory fallback, and the
+ * tour.
+ */
+@Configuration(proxyBeanMethods = false)
+class DemoConfiguration {
+
+	@Bean(destroyMethod = "close")
+	ChaosUpstream chaosUpstream(@Value("${triage.demo.upstream-port}") int port,
+			@Value("${triage.demo.slow}") Duration slow) throws IOException {
+		return new ChaosUpstream(port, slow.toMillis(), 2);
+	}
+
+	@Bean(destroyMethod = "close")
+	Gateway gateway(@Value("${triage.demo.gateway-port}") int port, ChaosUpstream upstream,
+			@Value("${triage.demo.gateway-timeout}") Duration timeout) throws IOException {
+		return new Gateway(port, upstream.url(), timeout);
+	}
+
+	@Bean
+	ItemCache itemCache() {
+		return new ItemCache();
+	}
+
+	@Bean
+	InventoryFallback inventoryFallback(ItemCache cache) {
+		return new InventoryFallback(cache);
+	}
+
+	@Bean
+	LastCall lastCall() {
+		return new LastCall();
+	}
+
+	@Bean
+	Tour tour(CatalogClient catalog, InventoryClient inventory, LlmClient llm, ItemCache cache, ChaosUpstream upstream,
+			Gateway gateway, ManagedClients clients, CircuitBreakerRegistry breakers, LastCall lastCall) {
+		return new Tour(catalog, inventory, llm, cache, upstream, gateway, clients, breakers, lastCall);
+	}
+
+	@Bean
+	@ConditionalOnProperty(name = "triage.demo.tour", havingValue = "true", matchIfMissing = true)
+	TourRunner tourRunner(Tour tour, ConfigurableApplicationContext context,
+			@Value("${triage.demo.exit-after-tour:false}") boolean exitAfterTour) {
+		return new TourRunner(tour, context, exitAfterTour);
+	}
+
+}

@@ -1,0 +1,227 @@
+package dev.triage.sample.chaos;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * A misbehaving upstream on its own loopback port, started with the app. Every request is counted, so the tour
+ * reports what really reached the wire.
+ * <ul>
+ * <li>{@code /ok}: 200</li>
+ * <li>{@code /slow}: answers after {@code slowMillis}, longer than any read timeout of the demo</li>
+ * <li>{@code /hang}: accepts and never answers</li>
+ * <li>{@code /status/{code}?retryAfter=N&type=T}: that status with a JSON error body
+ * {@code {"error":{"type":T,"message":…}}}</li>
+ * <li>{@code /flap/{key}}: fails as set by {@link #flap}, then 200</li>
+ * <li>{@code /quota/{key}}: 429 with {@code Retry-After: 1} above {@code quotaPerSecond} requests a second</li>
+ * <li>{@code /items/{id}}: an inventory item, or 500 while {@link #setSick sick}</li>
+ * <li>{@code /llm/v1/messages?scenario=S}: an LLM-API-style endpoint answering by scenario</li>
+ * </ul>
+ */
+public final class ChaosUpstream implements AutoCloseable {
+
+	private final HttpServer server;
+
+	private final ExecutorService pool = Executors.newCachedThreadPool((runnable) -> {
+		Thread thread = new Thread(runnable, "chaos-upstream");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private final long slowMillis;
+
+	private final int quotaPerSecond;
+
+	private final AtomicInteger requests = new AtomicInteger();
+
+	private final Map<String, AtomicInteger> flapsLeft = new ConcurrentHashMap<>();
+
+	private final Map<String, Integer> flapStatus = new ConcurrentHashMap<>();
+
+	private final Map<String, long[]> quota = new ConcurrentHashMap<>();
+
+	private volatile boolean sick;
+
+	/**
+	 * Start the upstream.
+	 * @param port the port on 127.0.0.1, 0 for any
+	 * @param slowMillis how long {@code /slow} takes
+	 * @param quotaPerSecond how many {@code /quota} requests a second are allowed
+	 * @throws IOException if the port cannot be bound
+	 */
+	public ChaosUpstream(int port, long slowMillis, int quotaPerSecond) throws IOException {
+		this.slowMillis = slowMillis;
+		this.quotaPerSecond = quotaPerSecond;
+		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 100);
+		this.server.setExecutor(this.pool);
+		this.server.createContext("/", this::handle);
+		this.server.start();
+	}
+
+	/**
+	 * Return the base URL.
+	 * @return e.g. {@code http://127.0.0.1:18081}
+	 */
+	public String url() {
+		return "http://127.0.0.1:" + this.server.getAddress().getPort();
+	}
+
+	/**
+	 * Return how many requests reached this upstream so far.
+	 * @return the count
+	 */
+	public int requests() {
+		return this.requests.get();
+	}
+
+	/**
+	 * Make {@code /flap/{key}} fail a number of times before it recovers.
+	 * @param key the key
+	 * @param failures how many calls fail
+	 * @param status the status they fail with
+	 */
+	public void flap(String key, int failures, int status) {
+		this.flapsLeft.put(key, new AtomicInteger(failures));
+		this.flapStatus.put(key, status);
+	}
+
+	/**
+	 * Use up this second's quota of {@code /quota/{key}}.
+	 * @param key the key
+	 */
+	public void exhaustQuota(String key) {
+		this.quota.put(key, new long[] { System.currentTimeMillis() / 1000, this.quotaPerSecond });
+	}
+
+	/**
+	 * Make {@code /items} answer 500 (sick) or 200 (healthy).
+	 * @param sick whether the upstream is sick
+	 */
+	public void setSick(boolean sick) {
+		this.sick = sick;
+	}
+
+	private void handle(HttpExchange exchange) throws IOException {
+		this.requests.incrementAndGet();
+		try (exchange) {
+			exchange.getRequestBody().readAllBytes();
+			URI uri = exchange.getRequestURI();
+			String[] path = uri.getPath().substring(1).split("/");
+			Map<String, String> query = query(uri.getRawQuery());
+			switch (path[0]) {
+				case "ok" -> send(exchange, 200, "{\"ok\":true}", null);
+				case "slow" -> {
+					sleep(this.slowMillis);
+					send(exchange, 200, "{\"slow\":true}", null);
+				}
+				case "hang" -> sleep(60_000);
+				case "status" -> send(exchange, Integer.parseInt(path[1]),
+						error(query.getOrDefault("type", "upstream_error"), "status " + path[1]), query.get("retryAfter"));
+				case "flap" -> flap(exchange, path[1]);
+				case "quota" -> quota(exchange, path[1]);
+				case "items" -> items(exchange, path[1]);
+				case "llm" -> llm(exchange, query.getOrDefault("scenario", "ok"));
+				default -> send(exchange, 404, error("not_found", "no such route"), null);
+			}
+		}
+	}
+
+	private void flap(HttpExchange exchange, String key) throws IOException {
+		AtomicInteger left = this.flapsLeft.get(key);
+		if (left != null && left.getAndDecrement() > 0) {
+			send(exchange, this.flapStatus.get(key), error("flapping", "failing for now"), null);
+		}
+		else {
+			send(exchange, 200, "{\"recovered\":true}", null);
+		}
+	}
+
+	private void quota(HttpExchange exchange, String key) throws IOException {
+		long second = System.currentTimeMillis() / 1000;
+		long[] window = this.quota.compute(key,
+				(k, w) -> (w == null || w[0] != second) ? new long[] { second, 1 } : new long[] { second, w[1] + 1 });
+		if (window[1] > this.quotaPerSecond) {
+			send(exchange, 429, error("rate_limit_error", "slow down"), "1");
+		}
+		else {
+			send(exchange, 200, "{\"quota\":\"ok\"}", null);
+		}
+	}
+
+	private void items(HttpExchange exchange, String id) throws IOException {
+		if (this.sick) {
+			send(exchange, 500, error("internal_error", "database unavailable"), null);
+		}
+		else {
+			send(exchange, 200, "{\"id\":\"" + id + "\",\"stock\":" + (id.hashCode() & 0x3f) + "}", null);
+		}
+	}
+
+	private void llm(HttpExchange exchange, String scenario) throws IOException {
+		switch (scenario) {
+			case "invalid" -> send(exchange, 529, error("invalid_request_error", "prompt is too long"), null);
+			case "overloaded" -> send(exchange, 529, error("overloaded_error", "Overloaded"), "1");
+			case "capacity" -> send(exchange, 498, error("capacity_exceeded", "no capacity"), "1");
+			case "cancelled" -> send(exchange, 499, error("request_cancelled", "client closed request"), null);
+			default -> send(exchange, 200, "{\"content\":\"hello\"}", null);
+		}
+	}
+
+	static String error(String type, String message) {
+		return "{\"error\":{\"type\":\"" + type + "\",\"message\":\"" + message + "\"}}";
+	}
+
+	static void send(HttpExchange exchange, int status, String body, String retryAfter) throws IOException {
+		byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+		exchange.getResponseHeaders().add("Content-Type", "application/json");
+		if (retryAfter != null) {
+			exchange.getResponseHeaders().add("Retry-After", retryAfter);
+		}
+		exchange.sendResponseHeaders(status, bytes.length);
+		try (OutputStream out = exchange.getResponseBody()) {
+			out.write(bytes);
+		}
+	}
+
+	private static Map<String, String> query(String raw) {
+		Map<String, String> query = new HashMap<>();
+		if (raw != null) {
+			for (String pair : raw.split("&")) {
+				int eq = pair.indexOf('=');
+				if (eq > 0) {
+					query.put(pair.substring(0, eq), pair.substring(eq + 1));
+				}
+			}
+		}
+		return query;
+	}
+
+	private static void sleep(long millis) {
+		try {
+			Thread.sleep(millis);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Override
+	public void close() {
+		this.server.stop(0);
+		this.pool.shutdownNow();
+	}
+
+}

@@ -1,0 +1,133 @@
+package dev.triage.sample.chaos;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * A proxy like the first seed's: forwards to the upstream with a short timeout and, when the upstream does
+ * not answer in time, answers 599 with a JSON body (the backend never answered, so the request may or may not
+ * have run). A refused or reset upstream connection is a 502.
+ */
+public final class Gateway implements AutoCloseable {
+
+	private static final Set<String> RELAYED_HEADERS = Set.of("content-type", "retry-after");
+
+	private final HttpServer server;
+
+	private final HttpClient client;
+
+	private final String upstream;
+
+	private final Duration timeout;
+
+	private final AtomicInteger requests = new AtomicInteger();
+
+	private final ExecutorService pool = Executors.newCachedThreadPool((runnable) -> {
+		Thread thread = new Thread(runnable, "gateway");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	/**
+	 * Start the gateway.
+	 * @param port the port on 127.0.0.1, 0 for any
+	 * @param upstream the upstream base URL
+	 * @param timeout how long the upstream may take before the gateway answers 599
+	 * @throws IOException if the port cannot be bound
+	 */
+	public Gateway(int port, String upstream, Duration timeout) throws IOException {
+		this.upstream = upstream;
+		this.timeout = timeout;
+		this.client = HttpClient.newBuilder().connectTimeout(timeout).executor(this.pool).build();
+		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 100);
+		this.server.setExecutor(this.pool);
+		this.server.createContext("/", this::forward);
+		this.server.start();
+	}
+
+	/**
+	 * Return the base URL.
+	 * @return e.g. {@code http://127.0.0.1:18082}
+	 */
+	public String url() {
+		return "http://127.0.0.1:" + this.server.getAddress().getPort();
+	}
+
+	/**
+	 * Return how many requests reached the gateway.
+	 * @return the count
+	 */
+	public int requests() {
+		return this.requests.get();
+	}
+
+	private void forward(HttpExchange exchange) throws IOException {
+		this.requests.incrementAndGet();
+		try (exchange) {
+			byte[] body = exchange.getRequestBody().readAllBytes();
+			HttpRequest request = HttpRequest
+				.newBuilder(java.net.URI.create(this.upstream + exchange.getRequestURI().toString()))
+				.timeout(this.timeout)
+				.method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body))
+				.build();
+			HttpResponse<byte[]> response;
+			try {
+				response = this.client.send(request, HttpResponse.BodyHandlers.ofByteArray());
+			}
+			catch (HttpConnectTimeoutException ex) {
+				ChaosUpstream.send(exchange, 599, ChaosUpstream.error("proxy_connect_timeout",
+						"upstream did not accept within " + this.timeout.toMillis() + "ms"), null);
+				return;
+			}
+			catch (HttpTimeoutException ex) {
+				ChaosUpstream.send(exchange, 599, ChaosUpstream.error("proxy_timeout",
+						"upstream did not answer within " + this.timeout.toMillis() + "ms"), null);
+				return;
+			}
+			catch (ConnectException ex) {
+				ChaosUpstream.send(exchange, 502, ChaosUpstream.error("bad_gateway", "upstream refused"), null);
+				return;
+			}
+			catch (IOException ex) {
+				ChaosUpstream.send(exchange, 502, ChaosUpstream.error("bad_gateway", "upstream reset"), null);
+				return;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			response.headers().map().forEach((name, values) -> {
+				if (RELAYED_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+					values.forEach((value) -> exchange.getResponseHeaders().add(name, value));
+				}
+			});
+			byte[] bytes = response.body();
+			exchange.sendResponseHeaders(response.statusCode(), (bytes.length == 0) ? -1 : bytes.length);
+			if (bytes.length > 0) {
+				exchange.getResponseBody().write(bytes);
+			}
+		}
+	}
+
+	@Override
+	public void close() {
+		this.server.stop(0);
+		this.pool.shutdownNow();
+	}
+
+}

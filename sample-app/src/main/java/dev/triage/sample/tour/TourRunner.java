@@ -1,0 +1,51 @@
+package dev.triage.sample.tour;
+
+import java.util.List;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.boot.ApplicationArguments;
+import org.springframework.boot.ApplicationRunner;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Plays the tour once the app is up, prints the table, then keeps serving; with
+ * {@code --triage.demo.exit-after-tour=true} it exits 0 when every row agrees with the policy table, 1 when
+ * one does not.
+ */
+public class TourRunner implements ApplicationRunner {
+
+	private static final Log logger = LogFactory.getLog(TourRunner.class);
+
+	private final Tour tour;
+
+	private final ConfigurableApplicationContext context;
+
+	private final boolean exitAfterTour;
+
+	public TourRunner(Tour tour, ConfigurableApplicationContext context, boolean exitAfterTour) {
+		this.tour = tour;
+		this.context = context;
+		this.exitAfterTour = exitAfterTour;
+	}
+
+	@Override
+	public void run(ApplicationArguments args) {
+		List<Row> rows = this.tour.play();
+		long disagreeing = rows.stream().filter((row) -> !row.agrees()).count();
+		System.out.println();
+		System.out.println("Triage tour: every row is a real call; 'wire' is counted by the server that received it.");
+		System.out.println();
+		System.out.print(TourTable.render(rows));
+		System.out.println();
+		System.out.println((disagreeing == 0) ? "All " + rows.size() + " scenarios behaved as the policy table says."
+				: disagreeing + " of " + rows.size() + " scenarios behaved differently from the policy table.");
+		if (this.exitAfterTour) {
+			int code = (disagreeing == 0) ? 0 : 1;
+			System.exit(SpringApplication.exit(this.context, () -> code));
+		}
+		logger.info("Tour done; still serving /actuator/triage, /actuator/circuitbreakers, /actuator/prometheus");
+	}
+
+}

@@ -1,0 +1,52 @@
+package dev.triage.sample.tour;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Renders tour rows as a plain text table.
+ */
+public final class TourTable {
+
+	private static final String[] HEADERS = { "scenario", "upstream did", "class", "wire", "waited", "breaker after",
+			"fallback", "caller got", "agrees" };
+
+	private TourTable() {
+	}
+
+	public static String render(List<Row> rows) {
+		List<String[]> cells = new ArrayList<>();
+		cells.add(HEADERS);
+		for (Row row : rows) {
+			cells.add(new String[] { row.scenario(), row.upstreamDid(), row.failureClass(), Integer.toString(row.wire()),
+					row.waited().toMillis() + "ms", row.breakerAfter(), row.fallback(), row.callerGot(),
+					row.agrees() ? "yes" : "NO: " + String.join("; ", row.disagreements()) });
+		}
+		int[] widths = new int[HEADERS.length];
+		for (String[] line : cells) {
+			for (int i = 0; i < line.length; i++) {
+				widths[i] = Math.max(widths[i], line[i].length());
+			}
+		}
+		StringBuilder out = new StringBuilder();
+		for (int n = 0; n < cells.size(); n++) {
+			String[] line = cells.get(n);
+			for (int i = 0; i < line.length; i++) {
+				out.append((i == 0) ? "| " : " | ").append(pad(line[i], widths[i]));
+			}
+			out.append(" |\n");
+			if (n == 0) {
+				for (int i = 0; i < widths.length; i++) {
+					out.append((i == 0) ? "|-" : "-|-").append("-".repeat(widths[i]));
+				}
+				out.append("-|\n");
+			}
+		}
+		return out.toString();
+	}
+
+	private static String pad(String text, int width) {
+		return text + " ".repeat(width - text.length());
+	}
+
+}
