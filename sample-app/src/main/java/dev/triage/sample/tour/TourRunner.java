@@ -30,6 +30,15 @@ public class TourRunner implements ApplicationRunner {
 		this.exitAfterTour = exitAfterTour;
 	}
 
+	/**
+	 * Return the process exit code for a played tour.
+	 * @param rows the rows
+	 * @return 0 when every row agrees with the policy table, 1 otherwise
+	 */
+	public static int exitCode(List<Row> rows) {
+		return rows.stream().allMatch(Row::agrees) ? 0 : 1;
+	}
+
 	@Override
 	public void run(ApplicationArguments args) {
 		List<Row> rows = this.tour.play();
@@ -42,7 +51,7 @@ public class TourRunner implements ApplicationRunner {
 		System.out.println((disagreeing == 0) ? "All " + rows.size() + " scenarios behaved as the policy table says."
 				: disagreeing + " of " + rows.size() + " scenarios behaved differently from the policy table.");
 		if (this.exitAfterTour) {
-			int code = (disagreeing == 0) ? 0 : 1;
+			int code = exitCode(rows);
 			System.exit(SpringApplication.exit(this.context, () -> code));
 		}
 		logger.info("Tour done; still serving /actuator/triage, /actuator/circuitbreakers, /actuator/prometheus");

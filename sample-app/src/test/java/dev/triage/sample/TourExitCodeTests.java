@@ -1,0 +1,47 @@
+package dev.triage.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the demo as its own process, as the README's command does, with {@code exit-after-tour}: a Feign
+ * setting that bypasses Triage's retryer for one client makes rows disagree with the policy table, and the
+ * process exits non-zero.
+ */
+class TourExitCodeTests {
+
+	@Test
+	void tourExitsNonZeroWhenARowDisagreesWithThePolicyTable() throws Exception {
+		Result result = runDemo("--spring.cloud.openfeign.client.config.catalog.retryer=feign.Retryer.Default");
+
+		assertThat(result.exitCode()).as(result.output()).isEqualTo(1);
+		assertThat(result.output()).contains("behaved differently from the policy table").contains("NO: ");
+	}
+
+	private static Result runDemo(String... extra) throws Exception {
+		List<String> command = new ArrayList<>(List.of(
+				System.getProperty("java.home") + File.separator + "bin" + File.separator + "java", "-cp",
+				System.getProperty("java.class.path"), SampleApplication.class.getName(), "--server.port=0",
+				"--triage.demo.upstream-port=" + FreePorts.next(), "--triage.demo.gateway-port=" + FreePorts.next(),
+				"--triage.demo.exit-after-tour=true"));
+		command.addAll(List.of(extra));
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+		byte[] output = process.getInputStream().readAllBytes();
+		boolean finished = process.waitFor(180, TimeUnit.SECONDS);
+		if (!finished) {
+			process.destroyForcibly();
+		}
+		return new Result(finished ? process.exitValue() : -1, new String(output, StandardCharsets.UTF_8));
+	}
+
+	private record Result(int exitCode, String output) {
+	}
+
+}

@@ -1,0 +1,118 @@
+package dev.triage.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import dev.triage.feign.ManagedClients;
+import dev.triage.policy.Rule;
+import dev.triage.sample.tour.Row;
+import dev.triage.sample.tour.Tour;
+import dev.triage.sample.tour.TourRunner;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Plays the tour in-process and checks every row against the resolved policy tables.
+ */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "triage.demo.tour=false")
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TourTests {
+
+	@DynamicPropertySource
+	static void ports(DynamicPropertyRegistry registry) {
+		int upstream = FreePorts.next();
+		int gateway = FreePorts.next();
+		registry.add("triage.demo.upstream-port", () -> upstream);
+		registry.add("triage.demo.gateway-port", () -> gateway);
+	}
+
+	@Autowired
+	Tour tour;
+
+	@Autowired
+	ManagedClients clients;
+
+	Map<String, Row> rows;
+
+	List<Row> played;
+
+	@BeforeAll
+	void play() {
+		this.played = this.tour.play();
+		this.rows = this.played.stream().collect(Collectors.toMap(Row::scenario, Function.identity()));
+	}
+
+	@Test
+	void everyRowAgreesWithThePolicyTableAndTheRunExitsZero() {
+		assertThat(this.played).hasSizeGreaterThanOrEqualTo(18);
+		assertThat(this.played).allSatisfy((row) -> assertThat(row.disagreements()).as(row.scenario()).isEmpty());
+		assertThat(TourRunner.exitCode(this.played)).isZero();
+	}
+
+	@Test
+	void failuresThatLastMakeAsManyAttemptsAsTheirRowSays() {
+		assertThat(row("400 Bad Request").wire()).isEqualTo(rule("catalog", 400, null).maxAttempts()).isEqualTo(1);
+		assertThat(row("499 cancelled").wire()).isEqualTo(rule("llm", 499, null).maxAttempts()).isEqualTo(1);
+		assertThat(row("520 unknown status").wire()).isEqualTo(rule("catalog", 520, null).maxAttempts()).isEqualTo(3);
+		assertThat(row("498 capacity").wire()).isEqualTo(rule("llm", 498, null).maxAttempts()).isEqualTo(3);
+		assertThat(row("/slow via gateway").wire()).isEqualTo(1);
+		assertThat(row("/hang via gateway").wire()).isEqualTo(1);
+		assertThat(row("POST + read timeout").wire()).isEqualTo(1);
+		assertThat(row("POST + read timeout").failureClass()).isEqualTo("transport read-timeout");
+	}
+
+	@Test
+	void theGatewaysGiveUpIs599AndAlertWorthy() {
+		assertThat(row("/slow via gateway").failureClass()).isEqualTo("nonstandard 599");
+		assertThat(row("/hang via gateway").callerGot()).contains("599");
+		assertThat(rule("inventory", 599, null).alert()).isTrue();
+		assertThat(rule("llm", 499, null).alert()).isFalse();
+	}
+
+	@Test
+	void sameStatusDifferentErrorTypeIsDecidedDifferently() {
+		assertThat(row("529 invalid_request_error").wire()).isEqualTo(1);
+		assertThat(row("529 overloaded_error").wire()).isEqualTo(3);
+		assertThat(rule("llm", 529, "invalid_request_error").breaker().name()).isEqualTo("SUCCESS");
+		assertThat(rule("llm", 529, "overloaded_error").breaker().name()).isEqualTo("IGNORE");
+	}
+
+	@Test
+	void retryAfterIsWaitedAndFlappingUpstreamsRecover() {
+		assertThat(row("429 + Retry-After: 1").waited()).isGreaterThanOrEqualTo(Duration.ofMillis(950));
+		assertThat(row("429 + Retry-After: 1").wire()).isEqualTo(2);
+		assertThat(row("flapping 503").wire()).isEqualTo(3);
+		assertThat(row("flapping 503").callerGot()).contains("recovered");
+	}
+
+	@Test
+	void aRunOfFailuresOpensTheBreakerThenTheFallbackAnswersWithoutTheWireThenProbesCloseIt() {
+		assertThat(row("5xx run, call 1").fallback()).isEqualTo("yes: (null, response)");
+		assertThat(row("5xx run, call 1").callerGot()).contains("degraded");
+		assertThat(row("5xx run, call 2").breakerAfter()).isEqualTo("OPEN");
+		assertThat(row("breaker open").wire()).isZero();
+		assertThat(row("breaker open").fallback()).isEqualTo("yes: (UpstreamUnavailableException, null)");
+		assertThat(row("half-open probe 1").breakerAfter()).isEqualTo("HALF_OPEN");
+		assertThat(row("half-open probe 2").breakerAfter()).isEqualTo("CLOSED");
+	}
+
+	private Row row(String scenario) {
+		assertThat(this.rows).containsKey(scenario);
+		return this.rows.get(scenario);
+	}
+
+	private Rule rule(String client, int status, String errorType) {
+		return this.clients.get(client).policy().forStatus(status, errorType);
+	}
+
+}
