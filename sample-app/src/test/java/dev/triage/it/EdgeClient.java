@@ -1,4 +1,4 @@
-package dev.triage.sample.it;
+package dev.triage.it;
 
 import org.springframework.cloud.openfeign.FeignClient;
 import org.springframework.web.bind.annotation.GetMapping;

@@ -1,4 +1,4 @@
-package dev.triage.sample.it;
+package dev.triage.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
