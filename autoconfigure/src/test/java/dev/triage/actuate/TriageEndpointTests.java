@@ -8,21 +8,17 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.util.List;
 
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.triage.support.InventoryClient;
 import dev.triage.support.TestApplication;
-import dev.triage.support.WireMocks;
+import dev.triage.support.LoopbackUpstream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * {@code /actuator/triage} over real HTTP.
@@ -34,22 +30,10 @@ import org.springframework.test.context.DynamicPropertySource;
 				"triage.error-types.overloaded_error.breaker=ignore",
 				"triage.clients.inventory.error-types.overloaded_error.max-attempts=5",
 				"triage.clients.inventory.deadline=5s" })
-class TriageEndpointTests {
-
-	@RegisterExtension
-	static WireMockExtension upstream = WireMocks.loopback();
-
-	@DynamicPropertySource
-	static void upstreamUrl(DynamicPropertyRegistry registry) {
-		registry.add("test.upstream.inventory", upstream::baseUrl);
-		registry.add("test.upstream.billing", upstream::baseUrl);
-	}
+class TriageEndpointTests extends LoopbackUpstream {
 
 	@Autowired
 	TestRestTemplate rest;
-
-	@Autowired
-	InventoryClient inventory;
 
 	private final ObjectMapper json = new ObjectMapper();
 
@@ -129,6 +113,5 @@ class TriageEndpointTests {
 		names.forEachRemaining(list::add);
 		return list;
 	}
-
 
 }

@@ -2,7 +2,6 @@ package dev.triage.breaker;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -10,29 +9,22 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.policy.RetryDecision;
-import dev.triage.support.BillingClient;
-import dev.triage.support.InventoryClient;
 import dev.triage.support.RecordingObserver;
+import dev.triage.support.RecordingObserverConfiguration;
 import dev.triage.support.TestApplication;
-import dev.triage.support.WireMocks;
+import dev.triage.support.LoopbackUpstream;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * One Resilience4j breaker per upstream, fed attempt by attempt as the policy table says, against a real
@@ -46,23 +38,8 @@ import org.springframework.test.context.DynamicPropertySource;
 				"resilience4j.circuitbreaker.instances.inventory.failure-rate-threshold=50",
 				"resilience4j.circuitbreaker.instances.inventory.wait-duration-in-open-state=800ms",
 				"resilience4j.circuitbreaker.instances.inventory.permitted-number-of-calls-in-half-open-state=2" })
-@Import(BreakerTests.Observed.class)
-class BreakerTests {
-
-	@RegisterExtension
-	static WireMockExtension upstream = WireMocks.loopback();
-
-	@DynamicPropertySource
-	static void upstreamUrl(DynamicPropertyRegistry registry) {
-		registry.add("test.upstream.inventory", upstream::baseUrl);
-		registry.add("test.upstream.billing", upstream::baseUrl);
-	}
-
-	@Autowired
-	InventoryClient inventory;
-
-	@Autowired
-	BillingClient billing;
+@Import(RecordingObserverConfiguration.class)
+class BreakerTests extends LoopbackUpstream {
 
 	@Autowired
 	CircuitBreakerRegistry registry;
@@ -195,20 +172,6 @@ class BreakerTests {
 		assertThat(this.billing.invoices()).isEqualTo("invoices");
 		assertThat(this.registry.circuitBreaker("billing").getState()).isEqualTo(CircuitBreaker.State.CLOSED);
 		assertThat(this.breaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
-	}
-
-	private long wireCount() {
-		return upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
-	}
-
-	@TestConfiguration(proxyBeanMethods = false)
-	static class Observed {
-
-		@Bean
-		RecordingObserver recordingObserver() {
-			return new RecordingObserver();
-		}
-
 	}
 
 }

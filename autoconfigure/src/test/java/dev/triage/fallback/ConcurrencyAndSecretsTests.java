@@ -2,7 +2,6 @@ package dev.triage.fallback;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -18,28 +17,23 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.UpstreamException;
 import dev.triage.feign.CallRecord;
 import dev.triage.support.InventoryClient;
 import dev.triage.support.RecordingObserver;
+import dev.triage.support.RecordingObserverConfiguration;
 import dev.triage.support.TestApplication;
-import dev.triage.support.WireMocks;
+import dev.triage.support.LoopbackUpstream;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Many threads against a flapping upstream, and what reaches logs and messages.
@@ -52,21 +46,9 @@ import org.springframework.test.context.DynamicPropertySource;
 				"resilience4j.circuitbreaker.instances.inventory.permitted-number-of-calls-in-half-open-state=5",
 				"spring.cloud.openfeign.httpclient.max-connections-per-route=60",
 				"logging.level.dev.triage.calls=INFO" })
-@Import(ConcurrencyAndSecretsTests.Observed.class)
+@Import(RecordingObserverConfiguration.class)
 @ExtendWith(OutputCaptureExtension.class)
-class ConcurrencyAndSecretsTests {
-
-	@RegisterExtension
-	static WireMockExtension upstream = WireMocks.loopback();
-
-	@DynamicPropertySource
-	static void upstreamUrl(DynamicPropertyRegistry registry) {
-		registry.add("test.upstream.inventory", upstream::baseUrl);
-		registry.add("test.upstream.billing", upstream::baseUrl);
-	}
-
-	@Autowired
-	InventoryClient inventory;
+class ConcurrencyAndSecretsTests extends LoopbackUpstream {
 
 	@Autowired
 	RecordingObserver observer;
@@ -118,7 +100,7 @@ class ConcurrencyAndSecretsTests {
 
 		assertThat(unexpected).isEmpty();
 		assertThat(this.observer.calls).hasSize(threads * callsPerThread);
-		long wire = upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
+		long wire = wireCount();
 		int reportedAttempts = this.observer.calls.stream().mapToInt(CallRecord::attempts).sum();
 		assertThat(reportedAttempts).as("every request on the wire is counted once").isEqualTo((int) wire);
 		assertThat(this.observer.attempts).hasSize((int) wire);
@@ -143,16 +125,6 @@ class ConcurrencyAndSecretsTests {
 		assertThat(output.toString()).doesNotContain("s3cr3t");
 		assertThat(thrown.getMessage()).doesNotContain("s3cr3t");
 		assertThat(thrown.toString()).doesNotContain("s3cr3t");
-	}
-
-	@TestConfiguration(proxyBeanMethods = false)
-	static class Observed {
-
-		@Bean
-		RecordingObserver recordingObserver() {
-			return new RecordingObserver();
-		}
-
 	}
 
 }

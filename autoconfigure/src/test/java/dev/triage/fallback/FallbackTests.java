@@ -2,7 +2,6 @@ package dev.triage.fallback;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,7 +11,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.OriginalResponse;
 import dev.triage.TransportFailure;
 import dev.triage.TriageFallback;
@@ -20,22 +18,19 @@ import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.feign.CallRecord;
-import dev.triage.support.BillingClient;
 import dev.triage.support.InventoryClient;
 import dev.triage.support.RecordingObserver;
+import dev.triage.support.RecordingObserverConfiguration;
 import dev.triage.support.TestApplication;
-import dev.triage.support.WireMocks;
+import dev.triage.support.LoopbackUpstream;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Fallbacks receive what actually happened: {@code (null, response)} for a non-2xx answer,
@@ -46,23 +41,8 @@ import org.springframework.test.context.DynamicPropertySource;
 				"triage.clients.inventory.policies.404.fallback=false", "triage.max-body-bytes=16B",
 				"resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=100000",
 				"resilience4j.circuitbreaker.configs.default.sliding-window-size=100000" })
-@Import(FallbackTests.Fallbacks.class)
-class FallbackTests {
-
-	@RegisterExtension
-	static WireMockExtension upstream = WireMocks.loopback();
-
-	@DynamicPropertySource
-	static void upstreamUrl(DynamicPropertyRegistry registry) {
-		registry.add("test.upstream.inventory", upstream::baseUrl);
-		registry.add("test.upstream.billing", upstream::baseUrl);
-	}
-
-	@Autowired
-	InventoryClient inventory;
-
-	@Autowired
-	BillingClient billing;
+@Import({ FallbackTests.Fallbacks.class, RecordingObserverConfiguration.class })
+class FallbackTests extends LoopbackUpstream {
 
 	@Autowired
 	CachedInventory fallback;
@@ -99,7 +79,7 @@ class FallbackTests {
 		assertThat(response.headers().get("Set-Cookie")).containsExactly("[redacted]");
 		assertThat(response.body()).hasSize(16);
 		assertThat(response.bodyTruncated()).isTrue();
-		assertThat(upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount()).isEqualTo(3);
+		assertThat(wireCount()).isEqualTo(3);
 	}
 
 	@Test
@@ -137,7 +117,7 @@ class FallbackTests {
 		assertThat(received.response()).isNull();
 		assertThat(received.exception()).isInstanceOf(UpstreamUnavailableException.class);
 		assertThat(((UpstreamUnavailableException) received.exception()).attempts()).isZero();
-		assertThat(upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount()).isZero();
+		assertThat(wireCount()).isZero();
 	}
 
 	@Test
@@ -241,11 +221,6 @@ class FallbackTests {
 		@Bean
 		CachedInventory cachedInventory() {
 			return new CachedInventory();
-		}
-
-		@Bean
-		RecordingObserver recordingObserver() {
-			return new RecordingObserver();
 		}
 
 	}

@@ -2,31 +2,26 @@ package dev.triage.feign;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.UpstreamResponseException;
 import dev.triage.support.BillingClient;
 import dev.triage.support.CustomDecoderClient;
 import dev.triage.support.InventoryClient;
-import dev.triage.support.WireMocks;
+import dev.triage.support.LoopbackUpstream;
 import feign.FeignException;
 import feign.Retryer;
 import feign.codec.ErrorDecoder;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.cloud.openfeign.EnableFeignClients;
 import org.springframework.cloud.openfeign.FeignClientFactory;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * What each Feign client context ends up with: Triage's beans, the user's own beans where declared, and
@@ -34,25 +29,10 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(classes = ClientContextTests.App.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = "triage.clients.billing.enabled=false")
-class ClientContextTests {
-
-	@RegisterExtension
-	static WireMockExtension upstream = WireMocks.loopback();
-
-	@DynamicPropertySource
-	static void upstreamUrl(DynamicPropertyRegistry registry) {
-		registry.add("test.upstream.inventory", upstream::baseUrl);
-		registry.add("test.upstream.billing", upstream::baseUrl);
-	}
+class ClientContextTests extends LoopbackUpstream {
 
 	@Autowired
 	FeignClientFactory feignClientFactory;
-
-	@Autowired
-	InventoryClient inventory;
-
-	@Autowired
-	BillingClient billing;
 
 	@Autowired
 	CustomDecoderClient custom;
@@ -96,10 +76,6 @@ class ClientContextTests {
 	@Test
 	void everyEnabledClientIsKnownAtStartup() {
 		assertThat(this.managed.all()).containsOnlyKeys("inventory", "custom");
-	}
-
-	private long wireCount() {
-		return upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
 	}
 
 	@SpringBootConfiguration

@@ -2,7 +2,6 @@ package dev.triage.feign;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -10,20 +9,15 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import java.time.Duration;
 import java.util.Arrays;
 
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.OriginalResponse;
 import dev.triage.UpstreamResponseException;
 import dev.triage.support.BillingClient;
 import dev.triage.support.InventoryClient;
 import dev.triage.support.TestApplication;
-import dev.triage.support.WireMocks;
+import dev.triage.support.LoopbackUpstream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Per-client YAML overrides, error-type rules, the body cap and redaction, through real Feign calls.
@@ -35,22 +29,7 @@ import org.springframework.test.context.DynamicPropertySource;
 				"triage.clients.billing.deadline=1500ms", "triage.max-body-bytes=1KB",
 				"resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=100000",
 				"resilience4j.circuitbreaker.configs.default.sliding-window-size=100000" })
-class ClientPolicyTests {
-
-	@RegisterExtension
-	static WireMockExtension upstream = WireMocks.loopback();
-
-	@DynamicPropertySource
-	static void upstreamUrl(DynamicPropertyRegistry registry) {
-		registry.add("test.upstream.inventory", upstream::baseUrl);
-		registry.add("test.upstream.billing", upstream::baseUrl);
-	}
-
-	@Autowired
-	InventoryClient inventory;
-
-	@Autowired
-	BillingClient billing;
+class ClientPolicyTests extends LoopbackUpstream {
 
 	@BeforeEach
 	void reset() {
@@ -150,10 +129,6 @@ class ClientPolicyTests {
 		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
 		assertThat(wireCount()).isEqualTo(1);
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
-	}
-
-	private long wireCount() {
-		return upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
 	}
 
 }

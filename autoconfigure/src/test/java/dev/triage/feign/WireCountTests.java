@@ -3,7 +3,6 @@ package dev.triage.feign;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.any;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
@@ -12,22 +11,16 @@ import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 
 import com.github.tomakehurst.wiremock.http.Fault;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.TransportFailure;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
-import dev.triage.support.InventoryClient;
 import dev.triage.support.TestApplication;
-import dev.triage.support.WireMocks;
+import dev.triage.support.LoopbackUpstream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Every default row of the policy table, through a real Feign client on Apache HttpClient 5, against a real
@@ -39,19 +32,7 @@ import org.springframework.test.context.DynamicPropertySource;
 				"spring.cloud.openfeign.client.config.inventory.connect-timeout=400",
 				"resilience4j.circuitbreaker.instances.inventory.minimum-number-of-calls=100000",
 				"resilience4j.circuitbreaker.instances.inventory.sliding-window-size=100000" })
-class WireCountTests {
-
-	@RegisterExtension
-	static WireMockExtension upstream = WireMocks.loopback();
-
-	@DynamicPropertySource
-	static void upstreamUrl(DynamicPropertyRegistry registry) {
-		registry.add("test.upstream.inventory", upstream::baseUrl);
-		registry.add("test.upstream.billing", upstream::baseUrl);
-	}
-
-	@Autowired
-	InventoryClient inventory;
+class WireCountTests extends LoopbackUpstream {
 
 	@BeforeEach
 	void reset() {
@@ -72,7 +53,7 @@ class WireCountTests {
 		UpstreamResponseException failure = (UpstreamResponseException) thrown;
 		assertThat(failure.response().status()).isEqualTo(status);
 		assertThat(failure.attempts()).isEqualTo(expectedAttempts);
-		assertThat(upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount())
+		assertThat(wireCount())
 			.isEqualTo(expectedAttempts);
 	}
 
@@ -239,10 +220,6 @@ class WireCountTests {
 		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
 		assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.CONNECTION_RESET);
 		assertThat(wireCount()).isEqualTo(2);
-	}
-
-	private long wireCount() {
-		return upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
 	}
 
 }

@@ -7,26 +7,20 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
-import dev.triage.OriginalResponse;
 import dev.triage.TriageFallback;
 import dev.triage.support.BillingClient;
-import dev.triage.support.InventoryClient;
 import dev.triage.support.TestApplication;
-import dev.triage.support.WireMocks;
+import dev.triage.support.LoopbackUpstream;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.search.Search;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Raw attempts and final outcomes are separate meters; retries issued and suppressed are counted with their
@@ -37,22 +31,7 @@ import org.springframework.test.context.DynamicPropertySource;
 				"resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=1000000",
 				"resilience4j.circuitbreaker.configs.default.sliding-window-size=1000000" })
 @Import(MetricsTests.BillingFallback.class)
-class MetricsTests {
-
-	@RegisterExtension
-	static WireMockExtension upstream = WireMocks.loopback();
-
-	@DynamicPropertySource
-	static void upstreamUrl(DynamicPropertyRegistry registry) {
-		registry.add("test.upstream.inventory", upstream::baseUrl);
-		registry.add("test.upstream.billing", upstream::baseUrl);
-	}
-
-	@Autowired
-	InventoryClient inventory;
-
-	@Autowired
-	BillingClient billing;
+class MetricsTests extends LoopbackUpstream {
 
 	@Autowired
 	MeterRegistry registry;
@@ -191,7 +170,6 @@ class MetricsTests {
 	private Search suppressed(String reason) {
 		return this.registry.find("triage.retries.suppressed").tag("client", "inventory").tag("reason", reason);
 	}
-
 
 	@TestConfiguration(proxyBeanMethods = false)
 	static class BillingFallback {

@@ -16,20 +16,14 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
-import dev.triage.support.BillingClient;
-import dev.triage.support.InventoryClient;
 import dev.triage.support.TestApplication;
-import dev.triage.support.WireMocks;
+import dev.triage.support.LoopbackUpstream;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.client.TestRestTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Every expression of the shipped Grafana dashboard and Prometheus alert rules names a series that a running
@@ -39,29 +33,14 @@ import org.springframework.test.context.DynamicPropertySource;
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "server.address=127.0.0.1", "management.endpoints.web.exposure.include=prometheus,triage",
 				"spring.cloud.openfeign.client.config.billing.read-timeout=300" })
-class ObservabilityContractTests {
+class ObservabilityContractTests extends LoopbackUpstream {
 
 	private static final Path OBSERVABILITY = Path.of("..", "observability");
 
 	private static final Pattern METRIC = Pattern.compile("\\b((?:triage|resilience4j)_[a-z_]+)\\b");
 
-	@RegisterExtension
-	static WireMockExtension upstream = WireMocks.loopback();
-
-	@DynamicPropertySource
-	static void upstreamUrl(DynamicPropertyRegistry registry) {
-		registry.add("test.upstream.inventory", upstream::baseUrl);
-		registry.add("test.upstream.billing", upstream::baseUrl);
-	}
-
 	@Autowired
 	TestRestTemplate rest;
-
-	@Autowired
-	InventoryClient inventory;
-
-	@Autowired
-	BillingClient billing;
 
 	@Autowired
 	CircuitBreakerRegistry breakers;

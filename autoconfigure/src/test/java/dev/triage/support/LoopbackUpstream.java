@@ -1,0 +1,40 @@
+package dev.triage.support;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * Base of the Spring tests that call the test clients against one WireMock upstream on 127.0.0.1.
+ */
+public abstract class LoopbackUpstream {
+
+	@RegisterExtension
+	protected static WireMockExtension upstream = WireMocks.loopback();
+
+	@DynamicPropertySource
+	static void upstreamUrl(DynamicPropertyRegistry registry) {
+		registry.add("test.upstream.inventory", upstream::baseUrl);
+		registry.add("test.upstream.billing", upstream::baseUrl);
+	}
+
+	@Autowired
+	protected InventoryClient inventory;
+
+	@Autowired
+	protected BillingClient billing;
+
+	/**
+	 * Return how many requests reached the upstream since the last reset.
+	 * @return the count
+	 */
+	protected static long wireCount() {
+		return upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
+	}
+
+}
