@@ -3,14 +3,15 @@ package dev.triage.feign;
 import java.util.List;
 
 import dev.triage.policy.RetryDecision;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * Tells several observers, in order. An observer that throws does not stop the others or the call.
  */
 public final class CompositeCallObserver implements CallObserver {
 
-	private static final org.apache.commons.logging.Log logger = org.apache.commons.logging.LogFactory
-		.getLog(CompositeCallObserver.class);
+	private static final Log logger = LogFactory.getLog(CompositeCallObserver.class);
 
 	private final List<CallObserver> observers;
 

@@ -3,6 +3,7 @@ package dev.triage.feign;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -14,7 +15,7 @@ public final class ManagedClients {
 
 	private final Function<String, ClientRuntime> lateFactory;
 
-	private final Map<String, ClientRuntime> late = new java.util.concurrent.ConcurrentHashMap<>();
+	private final Map<String, ClientRuntime> late = new ConcurrentHashMap<>();
 
 	/**
 	 * Create the registry.

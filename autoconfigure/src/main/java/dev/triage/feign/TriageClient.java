@@ -2,6 +2,7 @@ package dev.triage.feign;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.function.Supplier;
 
 import dev.triage.TransportFailure;
 import dev.triage.UpstreamResponseException;
@@ -93,7 +94,7 @@ final class TriageClient implements Client {
 		return captured;
 	}
 
-	private void record(BreakerOutcome outcome, long duration, java.util.function.Supplier<Throwable> failure) {
+	private void record(BreakerOutcome outcome, long duration, Supplier<Throwable> failure) {
 		this.runtime.breaker().record(outcome, duration, (outcome == BreakerOutcome.FAILURE) ? failure.get() : null);
 	}
 

@@ -1,6 +1,7 @@
 package dev.triage.metrics;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -50,7 +51,7 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 		if (registry == null) {
 			return;
 		}
-		String breaker = (attempt.rule() != null) ? attempt.rule().breaker().name().toLowerCase(java.util.Locale.ROOT)
+		String breaker = (attempt.rule() != null) ? attempt.rule().breaker().name().toLowerCase(Locale.ROOT)
 				: "success";
 		AttemptKey key = new AttemptKey(attempt.client(), attempt.failureClass(), attempt.code(), breaker);
 		this.attempts.computeIfAbsent(key, (k) -> Counter.builder("triage.attempts")

@@ -1,5 +1,7 @@
 package dev.triage.policy;
 
+import java.time.Duration;
+
 /**
  * A policy table value is not allowed. Carries the property, the bad value and what is allowed, so that
  * startup can fail with a message that says how to fix it.
@@ -27,7 +29,7 @@ public class InvalidPolicyException extends IllegalArgumentException {
 
 	private static String display(Object value) {
 		// Bound durations print as PT-0.2S; show them the way they are usually written.
-		return (value instanceof java.time.Duration duration) ? duration.toMillis() + "ms" : String.valueOf(value);
+		return (value instanceof Duration duration) ? duration.toMillis() + "ms" : String.valueOf(value);
 	}
 
 	/**

@@ -3,7 +3,9 @@ package dev.triage.policy;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.Set;
 
 import dev.triage.TransportFailure;
 
@@ -131,8 +133,8 @@ public final class PolicyTable {
 	 * Return every key this table has a rule for: the built-in rows and every configured key.
 	 * @return the keys, built-in rows first
 	 */
-	public java.util.Set<PolicyKey> keys() {
-		java.util.Set<PolicyKey> keys = new java.util.LinkedHashSet<>(DefaultPolicies.table().keySet());
+	public Set<PolicyKey> keys() {
+		Set<PolicyKey> keys = new LinkedHashSet<>(DefaultPolicies.table().keySet());
 		keys.addAll(this.global.keySet());
 		keys.addAll(this.client.keySet());
 		return keys;

@@ -1,6 +1,7 @@
 package dev.triage.policy;
 
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * Whether to make another attempt and how long to wait first, or why not.
@@ -34,7 +35,7 @@ public record RetryDecision(boolean retry, Duration delay, Suppression suppresse
 		 * @return the lower-case name
 		 */
 		public String tag() {
-			return name().toLowerCase(java.util.Locale.ROOT);
+			return name().toLowerCase(Locale.ROOT);
 		}
 
 	}

@@ -1,6 +1,8 @@
 package dev.triage.policy;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The fields a configuration layer sets for one key; {@code null} fields inherit from the rule underneath.
@@ -109,8 +111,8 @@ public record RuleOverride(Integer maxAttempts, Duration backoffInitial, Double 
 	 * {@code backoff.initial}.
 	 * @return the set field names, in declaration order
 	 */
-	public java.util.List<String> fieldsSet() {
-		java.util.List<String> fields = new java.util.ArrayList<>();
+	public List<String> fieldsSet() {
+		List<String> fields = new ArrayList<>();
 		Object[] values = { this.maxAttempts, this.backoffInitial, this.backoffMultiplier, this.backoffMax,
 				this.backoffJitter, this.retryAfter, this.retryAfterMax, this.idempotentOnly, this.breaker, this.alert,
 				this.fallback };
@@ -123,7 +125,7 @@ public record RuleOverride(Integer maxAttempts, Duration backoffInitial, Double 
 	}
 
 	/** Every field's property name, in declaration order. */
-	public static final java.util.List<String> FIELDS = java.util.List.of("max-attempts", "backoff.initial",
+	public static final List<String> FIELDS = List.of("max-attempts", "backoff.initial",
 			"backoff.multiplier", "backoff.max", "backoff.jitter", "retry-after", "retry-after-max", "idempotent-only",
 			"breaker", "alert", "fallback");
 

@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -81,7 +83,7 @@ public final class Gateway implements AutoCloseable {
 		try (exchange) {
 			byte[] body = exchange.getRequestBody().readAllBytes();
 			HttpRequest request = HttpRequest
-				.newBuilder(java.net.URI.create(this.upstream + exchange.getRequestURI().toString()))
+				.newBuilder(URI.create(this.upstream + exchange.getRequestURI().toString()))
 				.timeout(this.timeout)
 				.method(exchange.getRequestMethod(), HttpRequest.BodyPublishers.ofByteArray(body))
 				.build();
@@ -112,7 +114,7 @@ public final class Gateway implements AutoCloseable {
 				return;
 			}
 			response.headers().map().forEach((name, values) -> {
-				if (RELAYED_HEADERS.contains(name.toLowerCase(java.util.Locale.ROOT))) {
+				if (RELAYED_HEADERS.contains(name.toLowerCase(Locale.ROOT))) {
 					values.forEach((value) -> exchange.getResponseHeaders().add(name, value));
 				}
 			});

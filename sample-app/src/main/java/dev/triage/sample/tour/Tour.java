@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import java.util.function.IntSupplier;
 
 import dev.triage.TransportFailure;
@@ -172,7 +173,7 @@ public class Tour {
 	}
 
 	private Row call(String scenario, String upstreamDid, String client, IntSupplier wireCounter, Callable<Object> action,
-			java.util.function.Function<Observed, List<String>> check) {
+			Function<Observed, List<String>> check) {
 		this.lastCall.take();
 		int before = wireCounter.getAsInt();
 		long start = System.nanoTime();
