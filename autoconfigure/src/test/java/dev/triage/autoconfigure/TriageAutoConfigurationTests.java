@@ -2,9 +2,13 @@ package dev.triage.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.triage.actuate.TriageEndpoint;
 import dev.triage.feign.ManagedClients;
+import dev.triage.metrics.TriageMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import feign.Feign;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -88,6 +92,26 @@ class TriageAutoConfigurationTests {
 	void springCloudOpenFeignsOwnBreakerIsFineWhenTriageIsOff() {
 		this.contextRunner.withPropertyValues("spring.cloud.openfeign.circuitbreaker.enabled=true", "triage.enabled=false")
 			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+
+	@Test
+	void endpointIsAbsentUntilExposed() {
+		ApplicationContextRunner runner = this.contextRunner
+			.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class));
+		runner.run((context) -> assertThat(context).doesNotHaveBean(TriageEndpoint.class));
+		runner.withPropertyValues("management.endpoints.web.exposure.include=triage")
+			.run((context) -> assertThat(context).hasSingleBean(TriageEndpoint.class));
+		runner.withPropertyValues("management.endpoints.web.exposure.include=triage",
+				"management.endpoints.web.exposure.exclude=triage")
+			.run((context) -> assertThat(context).doesNotHaveBean(TriageEndpoint.class));
+	}
+
+	@Test
+	void metersAreBoundWhenMicrometerIsPresent() {
+		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(TriageMetrics.class));
+		this.contextRunner.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
+			.run((context) -> assertThat(context).doesNotHaveBean(TriageMetrics.class));
 	}
 
 }

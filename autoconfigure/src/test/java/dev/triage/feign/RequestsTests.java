@@ -1,0 +1,39 @@
+package dev.triage.feign;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import org.junit.jupiter.api.Test;
+
+class RequestsTests {
+
+	@Test
+	void queryValuesUserInfoAndFragmentsNeverSurvive() {
+		assertThat(Requests.sanitizeUrl("http://127.0.0.1:8080/items/42")).isEqualTo("http://127.0.0.1:8080/items/42");
+		assertThat(Requests.sanitizeUrl("http://127.0.0.1/search?q=secret&page=2"))
+			.isEqualTo("http://127.0.0.1/search?q=***&page=***");
+		assertThat(Requests.sanitizeUrl("http://user:pass@127.0.0.1/x?token")).isEqualTo("http://127.0.0.1/x?token=***");
+		assertThat(Requests.sanitizeUrl("http://127.0.0.1/x#frag?a=b")).isEqualTo("http://127.0.0.1/x");
+		assertThat(Requests.sanitizeUrl(null)).isEmpty();
+	}
+
+	@Test
+	void sensitiveHeadersAreRedactedCaseInsensitively() {
+		Map<String, Collection<String>> headers = new TreeMap<>();
+		headers.put("Set-Cookie", List.of("a=1", "b=2"));
+		headers.put("X-API-KEY", List.of("k"));
+		headers.put("Content-Type", List.of("application/json"));
+
+		Map<String, List<String>> redacted = Requests.redact(headers, Set.of("set-cookie", "x-api-key"));
+
+		assertThat(redacted.get("set-cookie")).containsExactly("[redacted]");
+		assertThat(redacted.get("x-api-key")).containsExactly("[redacted]");
+		assertThat(redacted.get("content-type")).containsExactly("application/json");
+	}
+
+}

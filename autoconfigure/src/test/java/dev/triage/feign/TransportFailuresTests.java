@@ -1,0 +1,65 @@
+package dev.triage.feign;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.net.UnknownHostException;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+import javax.net.ssl.SSLHandshakeException;
+
+import dev.triage.TransportFailure;
+import feign.Request;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.client5.http.HttpHostConnectException;
+import org.apache.hc.core5.http.ConnectionClosedException;
+import org.apache.hc.core5.http.ConnectionRequestTimeoutException;
+import org.apache.hc.core5.http.NoHttpResponseException;
+import org.junit.jupiter.api.Test;
+
+class TransportFailuresTests {
+
+	@Test
+	void exceptionsAreClassifiedByTypeNeverByMessage() {
+		assertThat(classify(new ConnectionRequestTimeoutException("Read timed out"))).isEqualTo(TransportFailure.POOL_TIMEOUT);
+		assertThat(classify(new ConnectTimeoutException("Read timed out"))).isEqualTo(TransportFailure.CONNECT_TIMEOUT);
+		assertThat(classify(new SocketTimeoutException("Connect timed out"))).isEqualTo(TransportFailure.READ_TIMEOUT);
+		assertThat(classify(new HttpHostConnectException("timeout"))).isEqualTo(TransportFailure.CONNECTION_REFUSED);
+		assertThat(classify(new ConnectException())).isEqualTo(TransportFailure.CONNECTION_REFUSED);
+		assertThat(classify(new UnknownHostException("nowhere.invalid"))).isEqualTo(TransportFailure.UNKNOWN_HOST);
+		assertThat(classify(new NoHttpResponseException("x"))).isEqualTo(TransportFailure.CONNECTION_RESET);
+		assertThat(classify(new ConnectionClosedException("x"))).isEqualTo(TransportFailure.CONNECTION_RESET);
+		assertThat(classify(new SocketException("Connection reset"))).isEqualTo(TransportFailure.CONNECTION_RESET);
+		assertThat(classify(new EOFException())).isEqualTo(TransportFailure.CONNECTION_RESET);
+		assertThat(classify(new SSLHandshakeException("bad certificate"))).isEqualTo(TransportFailure.IO_ERROR);
+		assertThat(classify(new IOException("anything"))).isEqualTo(TransportFailure.IO_ERROR);
+	}
+
+	@Test
+	void wrappedCausesAreFound() {
+		assertThat(classify(new IOException("wrapper", new UnknownHostException("x"))))
+			.isEqualTo(TransportFailure.UNKNOWN_HOST);
+	}
+
+	@Test
+	void configuredTimeoutIsTheOneThatFired() {
+		Request.Options options = new Request.Options(300, TimeUnit.MILLISECONDS, 2, TimeUnit.SECONDS, true);
+		Duration pool = Duration.ofSeconds(3);
+		assertThat(TransportFailures.configuredTimeout(TransportFailure.CONNECT_TIMEOUT, options, pool))
+			.isEqualTo(Duration.ofMillis(300));
+		assertThat(TransportFailures.configuredTimeout(TransportFailure.READ_TIMEOUT, options, pool))
+			.isEqualTo(Duration.ofSeconds(2));
+		assertThat(TransportFailures.configuredTimeout(TransportFailure.POOL_TIMEOUT, options, pool)).isEqualTo(pool);
+		assertThat(TransportFailures.configuredTimeout(TransportFailure.CONNECTION_RESET, options, pool)).isNull();
+	}
+
+	private static TransportFailure classify(IOException exception) {
+		return TransportFailures.classify(exception);
+	}
+
+}
