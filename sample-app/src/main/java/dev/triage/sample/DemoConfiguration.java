@@ -15,6 +15,7 @@ import dev.triage.sample.tour.LastCall;
 import dev.triage.sample.tour.Tour;
 import dev.triage.sample.tour.TourRunner;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -64,8 +65,8 @@ class DemoConfiguration {
 	@Bean
 	@ConditionalOnProperty(name = "triage.demo.tour", havingValue = "true", matchIfMissing = true)
 	TourRunner tourRunner(Tour tour, ConfigurableApplicationContext context,
-			@Value("${triage.demo.exit-after-tour:false}") boolean exitAfterTour) {
-		return new TourRunner(tour, context, exitAfterTour);
+			@Value("${triage.demo.exit-after-tour:false}") boolean exitAfterTour, MeterRegistry meters) {
+		return new TourRunner(tour, context, exitAfterTour, meters);
 	}
 
 }

@@ -1,6 +1,10 @@
 package dev.triage.sample.tour;
 
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -24,10 +28,13 @@ public class TourRunner implements ApplicationRunner {
 
 	private final boolean exitAfterTour;
 
-	public TourRunner(Tour tour, ConfigurableApplicationContext context, boolean exitAfterTour) {
+	private final MeterRegistry meters;
+
+	public TourRunner(Tour tour, ConfigurableApplicationContext context, boolean exitAfterTour, MeterRegistry meters) {
 		this.tour = tour;
 		this.context = context;
 		this.exitAfterTour = exitAfterTour;
+		this.meters = meters;
 	}
 
 	/**
@@ -39,6 +46,17 @@ public class TourRunner implements ApplicationRunner {
 		return rows.stream().allMatch(Row::agrees) ? 0 : 1;
 	}
 
+	/** What the meters say, read back from the registry: each non-standard code and its attempts. */
+	private String nonStandard() {
+		Map<String, Double> byCode = new TreeMap<>();
+		this.meters.find("triage.attempts").tag("class", "nonstandard").counters()
+			.forEach((counter) -> byCode.merge(counter.getId().getTag("code"), counter.count(), Double::sum));
+		StringBuilder text = new StringBuilder();
+		byCode.forEach((code, count) -> text.append((text.length() > 0) ? ", " : "").append(code).append(" x")
+			.append(count.intValue()));
+		return (text.length() > 0) ? text.toString() : "none";
+	}
+
 	@Override
 	public void run(ApplicationArguments args) {
 		List<Row> rows = this.tour.play();
@@ -48,6 +66,7 @@ public class TourRunner implements ApplicationRunner {
 		System.out.println();
 		System.out.print(TourTable.render(rows));
 		System.out.println();
+		System.out.println("Non-standard statuses counted (triage.attempts, class=nonstandard): " + nonStandard());
 		System.out.println((disagreeing == 0) ? "All " + rows.size() + " scenarios behaved as the policy table says."
 				: disagreeing + " of " + rows.size() + " scenarios behaved differently from the policy table.");
 		if (this.exitAfterTour) {
