@@ -2,6 +2,7 @@ package dev.triage.feign;
 
 import dev.triage.UpstreamException;
 import dev.triage.policy.Rule;
+import feign.Request;
 
 /**
  * The state of one managed call, shared by the client, error decoder and retryer that Feign runs on the
@@ -24,7 +25,7 @@ final class CallContext {
 
 	private int attempts;
 
-	private String requestLine;
+	private Request lastRequest;
 
 	private UpstreamException lastFailure;
 
@@ -61,8 +62,8 @@ final class CallContext {
 		}
 	}
 
-	int attemptStarted(String requestLine) {
-		this.requestLine = requestLine;
+	int attemptStarted(Request request) {
+		this.lastRequest = request;
 		this.tries++;
 		return ++this.attempts;
 	}
@@ -90,8 +91,12 @@ final class CallContext {
 		return this.methodKey;
 	}
 
+	/**
+	 * Return the sanitized request line of the last attempt, {@code null} when none was made. Computed on
+	 * demand: only failed calls need it.
+	 */
 	String requestLine() {
-		return this.requestLine;
+		return (this.lastRequest != null) ? Requests.requestLine(this.lastRequest) : null;
 	}
 
 	long elapsedNanos() {

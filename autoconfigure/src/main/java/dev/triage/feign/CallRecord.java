@@ -9,7 +9,8 @@ import dev.triage.UpstreamException;
  *
  * @param client the client name
  * @param methodKey the Feign method key
- * @param requestLine the method and URL of the last attempt, query values masked; {@code null} when none
+ * @param requestLine the method and URL of the last attempt, query values masked; {@code null} on success or
+ * when nothing was attempted
  * @param outcome {@code success}, {@code failure}, {@code fallback} or {@code short_circuited}
  * @param failureClass the class of the final failure, {@code none} on success
  * @param code the status or transport failure key of the final failure, {@code none} on success

@@ -41,8 +41,7 @@ final class TriageClient implements Client {
 			throw new BreakerOpenException(this.runtime.name(), this.runtime.breaker().state());
 		}
 		CallContext call = CallContext.current(this.runtime);
-		String requestLine = Requests.requestLine(request);
-		int attempt = (call != null) ? call.attemptStarted(requestLine) : 1;
+		int attempt = (call != null) ? call.attemptStarted(request) : 1;
 		String methodKey = (call != null) ? call.methodKey() : "";
 		long start = System.nanoTime();
 		Response response;
@@ -52,17 +51,16 @@ final class TriageClient implements Client {
 		catch (IOException ex) {
 			long duration = System.nanoTime() - start;
 			TransportFailure failure = TransportFailures.classify(ex);
-			int sent = attempt;
-			if (failure == TransportFailure.POOL_TIMEOUT && call != null) {
+			boolean sent = failure != TransportFailure.POOL_TIMEOUT;
+			if (!sent && call != null) {
 				call.attemptNotSent();
-				sent = attempt - 1;
 			}
-			int attemptsSent = sent;
+			int attemptsSent = sent ? attempt : attempt - 1;
 			Duration timeout = TransportFailures.configuredTimeout(failure, options, this.runtime.poolTimeout());
 			Rule rule = this.runtime.policy().forTransport(failure);
 			TransportFailureException classified = new TransportFailureException(failure, timeout, ex);
 			record(rule.breaker(), duration, () -> new UpstreamTransportException(this.runtime.name(), methodKey,
-					requestLine, failure, timeout, attemptsSent, ex));
+					Requests.requestLine(request), failure, timeout, attemptsSent, ex));
 			this.runtime.observer()
 				.onAttempt(new AttemptOutcome(this.runtime.name(), 0, failure, "transport", rule, duration));
 			throw classified;

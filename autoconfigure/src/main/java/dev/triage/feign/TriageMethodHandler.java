@@ -100,8 +100,8 @@ final class TriageMethodHandler implements MethodHandler {
 			code = "breaker_open";
 		}
 		this.runtime.observer()
-			.onCall(new CallRecord(this.runtime.name(), this.methodKey, call.requestLine(), outcome, failureClass, code,
-					call.attempts(), alert, Duration.ofNanos(call.elapsedNanos()), failure));
+			.onCall(new CallRecord(this.runtime.name(), this.methodKey, (failure != null) ? call.requestLine() : null,
+					outcome, failureClass, code, call.attempts(), alert, Duration.ofNanos(call.elapsedNanos()), failure));
 	}
 
 }
