@@ -1,6 +1,7 @@
 package dev.triage.feign;
 
 import java.util.List;
+import java.util.function.Consumer;
 
 import dev.triage.policy.RetryDecision;
 import org.apache.commons.logging.Log;
@@ -25,36 +26,26 @@ public final class CompositeCallObserver implements CallObserver {
 
 	@Override
 	public void onAttempt(AttemptOutcome attempt) {
-		for (CallObserver observer : this.observers) {
-			try {
-				observer.onAttempt(attempt);
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Triage observer " + observer + " failed on an attempt", ex);
-			}
-		}
+		each("an attempt", (observer) -> observer.onAttempt(attempt));
 	}
 
 	@Override
 	public void onRetryDecision(String client, RetryDecision decision) {
-		for (CallObserver observer : this.observers) {
-			try {
-				observer.onRetryDecision(client, decision);
-			}
-			catch (RuntimeException ex) {
-				logger.warn("Triage observer " + observer + " failed on a retry decision", ex);
-			}
-		}
+		each("a retry decision", (observer) -> observer.onRetryDecision(client, decision));
 	}
 
 	@Override
 	public void onCall(CallRecord call) {
+		each("a call", (observer) -> observer.onCall(call));
+	}
+
+	private void each(String event, Consumer<CallObserver> action) {
 		for (CallObserver observer : this.observers) {
 			try {
-				observer.onCall(call);
+				action.accept(observer);
 			}
 			catch (RuntimeException ex) {
-				logger.warn("Triage observer " + observer + " failed on a call", ex);
+				logger.warn("Triage observer " + observer + " failed on " + event, ex);
 			}
 		}
 	}
