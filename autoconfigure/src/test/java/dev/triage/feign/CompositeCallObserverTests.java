@@ -1,0 +1,33 @@
+package dev.triage.feign;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.triage.support.RecordingObserver;
+import org.junit.jupiter.api.Test;
+
+class CompositeCallObserverTests {
+
+	@Test
+	void anObserverThatThrowsNeitherStopsTheOthersNorTheCall() {
+		CallObserver broken = new CallObserver() {
+
+			@Override
+			public void onCall(CallRecord call) {
+				throw new IllegalStateException("metrics backend down");
+			}
+
+		};
+		RecordingObserver recording = new RecordingObserver();
+		CompositeCallObserver composite = new CompositeCallObserver(List.of(broken, recording));
+		CallRecord call = new CallRecord("inventory", "InventoryClient#item(String)", null, "success", "none", "none", 1,
+				false, Duration.ofMillis(3), null);
+
+		composite.onCall(call);
+
+		assertThat(recording.calls).containsExactly(call);
+	}
+
+}
