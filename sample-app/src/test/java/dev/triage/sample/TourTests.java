@@ -17,13 +17,16 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * Plays the tour in-process and checks every row against the resolved policy tables.
  */
+@AutoConfigureObservability(tracing = false)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "triage.demo.tour=false")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TourTests {
@@ -41,6 +44,9 @@ class TourTests {
 
 	@Autowired
 	ManagedClients clients;
+
+	@Autowired
+	TestRestTemplate rest;
 
 	Map<String, Row> rows;
 
@@ -104,6 +110,19 @@ class TourTests {
 		assertThat(row("breaker open").fallback()).isEqualTo("yes: (UpstreamUnavailableException, null)");
 		assertThat(row("half-open probe 1").breakerAfter()).isEqualTo("HALF_OPEN");
 		assertThat(row("half-open probe 2").breakerAfter()).isEqualTo("CLOSED");
+	}
+
+	@Test
+	void afterTheTourTheActuatorEndpointsServe() {
+		assertThat(this.rest.getForEntity("/actuator/health", String.class).getStatusCode().value()).isEqualTo(200);
+		assertThat(this.rest.getForObject("/actuator/triage", String.class)).contains("\"inventory\"")
+			.contains("\"llm\"")
+			.contains("\"catalog\"");
+		assertThat(this.rest.getForObject("/actuator/triage/llm", String.class)).contains("invalid_request_error");
+		assertThat(this.rest.getForObject("/actuator/circuitbreakers", String.class)).contains("inventory");
+		assertThat(this.rest.getForObject("/actuator/prometheus", String.class))
+			.contains("triage_calls_seconds_count{")
+			.contains("resilience4j_circuitbreaker_state{");
 	}
 
 	private Row row(String scenario) {
