@@ -1,6 +1,7 @@
 package dev.triage.feign;
 
 import dev.triage.UpstreamException;
+import dev.triage.policy.RetryDecision;
 import dev.triage.policy.Rule;
 import feign.Request;
 
@@ -30,6 +31,8 @@ final class CallContext {
 	private UpstreamException lastFailure;
 
 	private Rule lastRule;
+
+	private RetryDecision.Suppression suppressed;
 
 	private CallContext(ClientRuntime runtime, String methodKey, CallContext outer) {
 		this.runtime = runtime;
@@ -106,6 +109,17 @@ final class CallContext {
 	void failed(UpstreamException failure, Rule rule) {
 		this.lastFailure = failure;
 		this.lastRule = rule;
+	}
+
+	void suppressed(RetryDecision.Suppression reason) {
+		this.suppressed = reason;
+	}
+
+	/**
+	 * Return why the last retry the rule allowed was not made, {@code null} if none was suppressed.
+	 */
+	RetryDecision.Suppression suppressed() {
+		return this.suppressed;
 	}
 
 	UpstreamException lastFailure() {

@@ -5,8 +5,9 @@ import org.apache.commons.logging.LogFactory;
 
 /**
  * Writes one line per failed or degraded call: client, method key, request line (query values masked),
- * class, status or transport kind, attempts, whether a fallback answered, total time. Alert-worthy failures
- * log at WARN, the rest at INFO. No header value is ever written.
+ * class, status or transport kind, attempts, whether a fallback answered, why a retry was suppressed (a
+ * {@code Retry-After} above its maximum, a non-idempotent request, the deadline, an open breaker), total time.
+ * Alert-worthy failures log at WARN, the rest at INFO. No header value is ever written.
  */
 public final class CallLog implements CallObserver {
 
@@ -23,8 +24,9 @@ public final class CallLog implements CallObserver {
 		String line = "triage call client=" + call.client() + " method=" + call.methodKey() + " request=\""
 				+ ((call.requestLine() != null) ? call.requestLine() : "-") + "\" class=" + call.failureClass()
 				+ " code=" + call.code() + " attempts=" + call.attempts() + " fallback="
-				+ "fallback".equals(call.outcome()) + " outcome=" + call.outcome() + " elapsed="
-				+ call.elapsed().toMillis() + "ms";
+				+ "fallback".equals(call.outcome()) + " outcome=" + call.outcome()
+				+ ((call.retrySuppressed() != null) ? " retry_suppressed=" + call.retrySuppressed().tag() : "")
+				+ " elapsed=" + call.elapsed().toMillis() + "ms";
 		if (call.alert()) {
 			logger.warn(line);
 		}

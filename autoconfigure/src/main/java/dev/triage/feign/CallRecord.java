@@ -3,6 +3,7 @@ package dev.triage.feign;
 import java.time.Duration;
 
 import dev.triage.UpstreamException;
+import dev.triage.policy.RetryDecision;
 
 /**
  * What one call ended in, for metrics and the call log.
@@ -18,7 +19,9 @@ import dev.triage.UpstreamException;
  * @param alert whether the final failure is alert-worthy
  * @param elapsed the call's total time
  * @param failure the final failure, {@code null} on success
+ * @param retrySuppressed why a retry the rule allowed was not made, {@code null} when none was suppressed
  */
 public record CallRecord(String client, String methodKey, String requestLine, String outcome, String failureClass,
-		String code, int attempts, boolean alert, Duration elapsed, UpstreamException failure) {
+		String code, int attempts, boolean alert, Duration elapsed, UpstreamException failure,
+		RetryDecision.Suppression retrySuppressed) {
 }

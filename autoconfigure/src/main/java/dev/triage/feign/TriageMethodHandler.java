@@ -101,7 +101,8 @@ final class TriageMethodHandler implements MethodHandler {
 		}
 		this.runtime.observer()
 			.onCall(new CallRecord(this.runtime.name(), this.methodKey, (failure != null) ? call.requestLine() : null,
-					outcome, failureClass, code, call.attempts(), alert, Duration.ofNanos(call.elapsedNanos()), failure));
+					outcome, failureClass, code, call.attempts(), alert, Duration.ofNanos(call.elapsedNanos()), failure,
+					call.suppressed()));
 	}
 
 }

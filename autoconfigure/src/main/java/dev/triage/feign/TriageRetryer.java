@@ -82,6 +82,9 @@ public final class TriageRetryer implements Retryer {
 			decision = RetryDecision.suppressed(RetryDecision.Suppression.BREAKER_OPEN);
 		}
 		this.runtime.observer().onRetryDecision(this.runtime.name(), decision);
+		if (call != null && decision.suppressed() != null) {
+			call.suppressed(decision.suppressed());
+		}
 		if (!decision.retry()) {
 			throw failure;
 		}
@@ -94,6 +97,7 @@ public final class TriageRetryer implements Retryer {
 			// The breaker opened during the retry sequence: the caller gets what really happened.
 			this.runtime.observer()
 				.onRetryDecision(this.runtime.name(), RetryDecision.suppressed(RetryDecision.Suppression.BREAKER_OPEN));
+			call.suppressed(RetryDecision.Suppression.BREAKER_OPEN);
 			return last;
 		}
 		return new UpstreamUnavailableException(this.runtime.name(), (call != null) ? call.methodKey() : "",

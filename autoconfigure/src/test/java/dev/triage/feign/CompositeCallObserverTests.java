@@ -23,7 +23,7 @@ class CompositeCallObserverTests {
 		RecordingObserver recording = new RecordingObserver();
 		CompositeCallObserver composite = new CompositeCallObserver(List.of(broken, recording));
 		CallRecord call = new CallRecord("inventory", "InventoryClient#item(String)", null, "success", "none", "none", 1,
-				false, Duration.ofMillis(3), null);
+				false, Duration.ofMillis(3), null, null);
 
 		composite.onCall(call);
 

@@ -18,9 +18,12 @@ import dev.triage.support.TestApplication;
 import dev.triage.support.LoopbackUpstream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
  * Every default row of the policy table, through a real Feign client on Apache HttpClient 5, against a real
@@ -32,6 +35,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 				"spring.cloud.openfeign.client.config.inventory.connect-timeout=400",
 				"resilience4j.circuitbreaker.instances.inventory.minimum-number-of-calls=100000",
 				"resilience4j.circuitbreaker.instances.inventory.sliding-window-size=100000" })
+@ExtendWith(OutputCaptureExtension.class)
 class WireCountTests extends LoopbackUpstream {
 
 	@BeforeEach
@@ -146,6 +150,18 @@ class WireCountTests extends LoopbackUpstream {
 		assertThat(((UpstreamResponseException) thrown).response().retryAfter()).contains(Duration.ofHours(1));
 		assertThat(wireCount()).isEqualTo(1);
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+	}
+
+	@Test
+	void aSuppressedRetryIsSaidInTheCallLog(CapturedOutput output) {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(429).withHeader("Retry-After", "3600")));
+		catchThrowable(() -> this.inventory.item("1"));
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(500)));
+		catchThrowable(() -> this.inventory.order("{}"));
+
+		assertThat(output).contains("code=429 attempts=1").contains("retry_suppressed=retry_after_too_long")
+			.contains("code=500 attempts=1")
+			.contains("retry_suppressed=not_idempotent");
 	}
 
 	@Test
