@@ -2,20 +2,29 @@ package dev.triage.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+
+import dev.triage.TransportFailure;
 import dev.triage.actuate.TriageEndpoint;
 import dev.triage.feign.ManagedClients;
 import dev.triage.metrics.TriageMetrics;
-import io.micrometer.core.instrument.MeterRegistry;
+import dev.triage.policy.BreakerOutcome;
+import dev.triage.policy.InvalidPolicyException;
+import dev.triage.policy.PolicyTable;
 import feign.Feign;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cloud.openfeign.FeignAutoConfiguration;
 import org.springframework.cloud.openfeign.FeignClientSpecification;
 import org.springframework.cloud.openfeign.clientconfig.HttpClient5FeignConfiguration.HttpClientBuilderCustomizer;
-import dev.triage.policy.InvalidPolicyException;
+import org.springframework.core.io.ClassPathResource;
 
 class TriageAutoConfigurationTests {
 
@@ -112,6 +121,29 @@ class TriageAutoConfigurationTests {
 		this.contextRunner.run((context) -> assertThat(context).hasSingleBean(TriageMetrics.class));
 		this.contextRunner.withClassLoader(new FilteredClassLoader(MeterRegistry.class))
 			.run((context) -> assertThat(context).doesNotHaveBean(TriageMetrics.class));
+	}
+
+
+	@Test
+	void yamlTableBindsQuotedAndUnquotedKeys() {
+		this.contextRunner.withInitializer((context) -> {
+			try {
+				new YamlPropertySourceLoader().load("policy-keys", new ClassPathResource("policy-keys.yml"))
+					.forEach(context.getEnvironment().getPropertySources()::addFirst);
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		}).run((context) -> {
+			PolicyTable table = context.getBean(ManagedClients.class).get("inventory").policy();
+			assertThat(table.forStatus(503, null).maxAttempts()).isEqualTo(5);
+			assertThat(table.forStatus(504, null).maxAttempts()).isEqualTo(4);
+			assertThat(table.forStatus(500, null).breaker()).isEqualTo(BreakerOutcome.IGNORE);
+			assertThat(table.forTransport(TransportFailure.READ_TIMEOUT).maxAttempts()).isEqualTo(1);
+			assertThat(table.forStatus(520, null).alert()).isFalse();
+			assertThat(table.forStatus(429, "rate.limited").maxAttempts()).isEqualTo(6);
+			assertThat(context.getBean(ManagedClients.class).get("inventory").deadline()).isEqualTo(Duration.ofSeconds(2));
+		});
 	}
 
 }

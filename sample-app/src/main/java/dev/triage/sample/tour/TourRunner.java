@@ -5,7 +5,6 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import io.micrometer.core.instrument.MeterRegistry;
-
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.boot.ApplicationArguments;
