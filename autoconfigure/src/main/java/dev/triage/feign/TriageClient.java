@@ -2,6 +2,7 @@ package dev.triage.feign;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import dev.triage.TransportFailure;
@@ -43,10 +44,11 @@ final class TriageClient implements Client {
 		CallContext call = CallContext.current(this.runtime);
 		int attempt = (call != null) ? call.attemptStarted(request) : 1;
 		String methodKey = (call != null) ? call.methodKey() : "";
+		Request.Options effective = withinDeadline(options, call);
 		long start = System.nanoTime();
 		Response response;
 		try {
-			response = this.delegate.execute(request, options);
+			response = this.delegate.execute(request, effective);
 		}
 		catch (IOException ex) {
 			long duration = System.nanoTime() - start;
@@ -56,7 +58,7 @@ final class TriageClient implements Client {
 				call.attemptNotSent();
 			}
 			int attemptsSent = sent ? attempt : attempt - 1;
-			Duration timeout = TransportFailures.configuredTimeout(failure, options, this.runtime.poolTimeout());
+			Duration timeout = TransportFailures.configuredTimeout(failure, effective, this.runtime.poolTimeout());
 			Rule rule = this.runtime.policy().forTransport(failure);
 			TransportFailureException classified = new TransportFailureException(failure, timeout, ex);
 			record(rule.breaker(), duration, () -> new UpstreamTransportException(this.runtime.name(), methodKey,
@@ -90,6 +92,22 @@ final class TriageClient implements Client {
 		this.runtime.observer()
 			.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, failureClass(status), rule, duration));
 		return captured;
+	}
+
+	/**
+	 * The deadline is the call's total budget: an attempt may not read for longer than what is left of it.
+	 */
+	private Request.Options withinDeadline(Request.Options options, CallContext call) {
+		Duration deadline = this.runtime.deadline();
+		if (deadline == null || call == null || options == null) {
+			return options;
+		}
+		long left = deadline.toMillis() - TimeUnit.NANOSECONDS.toMillis(call.elapsedNanos());
+		if (left >= options.readTimeoutMillis()) {
+			return options;
+		}
+		return new Request.Options(options.connectTimeoutMillis(), TimeUnit.MILLISECONDS, Math.max(1, left),
+				TimeUnit.MILLISECONDS, options.isFollowRedirects());
 	}
 
 	private void record(BreakerOutcome outcome, long duration, Supplier<Throwable> failure) {

@@ -10,7 +10,9 @@ import java.time.Duration;
 import java.util.Arrays;
 
 import dev.triage.OriginalResponse;
+import dev.triage.TransportFailure;
 import dev.triage.UpstreamResponseException;
+import dev.triage.UpstreamTransportException;
 import dev.triage.support.BillingClient;
 import dev.triage.support.InventoryClient;
 import dev.triage.support.TestApplication;
@@ -117,6 +119,22 @@ class ClientPolicyTests extends LoopbackUpstream {
 		assertThat(response.url()).endsWith("/search?q=***");
 		assertThat(thrown.getMessage()).doesNotContain("s3cr3t").contains("HTTP 401").contains("InventoryClient#search");
 		assertThat(response.toString()).doesNotContain("s3cr3t");
+	}
+
+	@Test
+	void anAttemptMayNotReadLongerThanWhatIsLeftOfTheDeadline() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withFixedDelay(4000)));
+
+		long start = System.nanoTime();
+		Throwable thrown = catchThrowable(() -> this.billing.invoices());
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+		UpstreamTransportException failure = (UpstreamTransportException) thrown;
+		assertThat(failure.failure()).isEqualTo(TransportFailure.READ_TIMEOUT);
+		assertThat(failure.configuredTimeout()).isLessThanOrEqualTo(Duration.ofMillis(1500));
+		assertThat(wireCount()).as("no time left for the read-timeout retry").isEqualTo(1);
+		assertThat(took).isLessThan(Duration.ofMillis(3000));
 	}
 
 	@Test
