@@ -1,0 +1,70 @@
+package dev.triage.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.triage.feign.CallLog;
+import dev.triage.feign.CallObserver;
+import dev.triage.feign.CompositeCallObserver;
+import dev.triage.policy.InvalidPolicyException;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyState;
+import org.springframework.cloud.openfeign.support.FeignHttpClientProperties;
+import org.springframework.core.env.Environment;
+
+/**
+ * What {@link TriageAutoConfiguration} reads from the rest of the application: other libraries' settings and
+ * the observers to tell.
+ */
+final class ApplicationSettings {
+
+	private ApplicationSettings() {
+	}
+
+	static CallObserver observer(ObjectProvider<CallObserver> observers) {
+		List<CallObserver> all = new ArrayList<>();
+		all.add(new CallLog());
+		observers.orderedStream().forEach(all::add);
+		return new CompositeCallObserver(all);
+	}
+
+	/**
+	 * Spring Cloud OpenFeign's own circuit breaker would wrap every managed client in a second breaker, per
+	 * method, that counts Triage's typed exceptions (a 400 included) as failures: refuse rather than
+	 * double-count.
+	 */
+	static void rejectSecondBreakerLayer(Environment environment) {
+		if (environment.getProperty("spring.cloud.openfeign.circuitbreaker.enabled", Boolean.class, false)) {
+			throw new InvalidPolicyException("spring.cloud.openfeign.circuitbreaker.enabled", true,
+					"false while Triage manages Feign clients: Triage already gives each upstream one Resilience4j "
+							+ "breaker (configure it under resilience4j.circuitbreaker.instances.<client>) and "
+							+ "TriageFallback beans replace @FeignClient(fallback); or set triage.enabled=false");
+		}
+	}
+
+	static Duration poolTimeout(FeignHttpClientProperties properties) {
+		if (properties == null) {
+			return null;
+		}
+		FeignHttpClientProperties.Hc5Properties hc5 = properties.getHc5();
+		return Duration.of(hc5.getConnectionRequestTimeout(), hc5.getConnectionRequestTimeoutUnit().toChronoUnit());
+	}
+
+	static boolean breakerConfigured(Environment environment, String name) {
+		ConfigurationPropertyName instance = ConfigurationPropertyName
+			.adapt("resilience4j.circuitbreaker.instances." + name, '.');
+		ConfigurationPropertyName defaults = ConfigurationPropertyName.of("resilience4j.circuitbreaker.configs.default");
+		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+			if (source.containsDescendantOf(instance) == ConfigurationPropertyState.PRESENT
+					|| source.containsDescendantOf(defaults) == ConfigurationPropertyState.PRESENT) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+}
