@@ -28,6 +28,8 @@ public final class PolicyTable {
 
 	private final Rule[] byStatus = new Rule[MAX_STATUS + 1];
 
+	private final PolicyKey[] keyByStatus = new PolicyKey[MAX_STATUS + 1];
+
 	private final Rule unknown;
 
 	private final Map<TransportFailure, Rule> byTransport = new EnumMap<>(TransportFailure.class);
@@ -52,8 +54,12 @@ public final class PolicyTable {
 				layered(PolicyKey.statusClass(4), this.unknown), layered(PolicyKey.statusClass(5), this.unknown) };
 		for (int status = 100; status <= MAX_STATUS; status++) {
 			int digit = status / 100;
-			Rule base = (HttpStatuses.isRegistered(status) && digit >= 3 && digit <= 5) ? classes[digit] : this.unknown;
-			this.byStatus[status] = layered(PolicyKey.status(status), base);
+			boolean inClass = HttpStatuses.isRegistered(status) && digit >= 3 && digit <= 5;
+			PolicyKey exact = PolicyKey.status(status);
+			this.byStatus[status] = layered(exact, inClass ? classes[digit] : this.unknown);
+			boolean hasExact = DefaultPolicies.table().containsKey(exact) || global.containsKey(exact)
+					|| client.containsKey(exact);
+			this.keyByStatus[status] = hasExact ? exact : inClass ? PolicyKey.statusClass(digit) : PolicyKey.UNKNOWN_STATUS;
 		}
 		for (TransportFailure failure : TransportFailure.values()) {
 			this.byTransport.put(failure, layered(PolicyKey.transport(failure), this.unknown));
@@ -108,16 +114,7 @@ public final class PolicyTable {
 	 * @return the most specific key that has a rule for the status
 	 */
 	public PolicyKey keyFor(int status) {
-		PolicyKey exact = PolicyKey.status(status);
-		if (DefaultPolicies.table().containsKey(exact) || this.global.containsKey(exact)
-				|| this.client.containsKey(exact)) {
-			return exact;
-		}
-		int digit = status / 100;
-		if (HttpStatuses.isRegistered(status) && digit >= 3 && digit <= 5) {
-			return PolicyKey.statusClass(digit);
-		}
-		return PolicyKey.UNKNOWN_STATUS;
+		return (status >= 100 && status <= MAX_STATUS) ? this.keyByStatus[status] : PolicyKey.UNKNOWN_STATUS;
 	}
 
 	/**
