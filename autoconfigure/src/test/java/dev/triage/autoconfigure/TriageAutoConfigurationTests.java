@@ -146,4 +146,25 @@ class TriageAutoConfigurationTests {
 		});
 	}
 
+
+	@Test
+	void worksWithoutActuatorOnTheClasspath() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.springframework.boot.actuate"))
+			.run((context) -> {
+				assertThat(context).hasNotFailed();
+				assertThat(context).hasSingleBean(ManagedClients.class);
+				assertThat(context).doesNotHaveBean(TriageEndpoint.class);
+			});
+	}
+
+
+	@Test
+	void worksWithoutApacheHttpClient5() {
+		this.contextRunner.withClassLoader(new FilteredClassLoader("org.apache.hc")).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).hasSingleBean(ManagedClients.class);
+			assertThat(context).doesNotHaveBean(HttpClientBuilderCustomizer.class);
+		});
+	}
+
 }
