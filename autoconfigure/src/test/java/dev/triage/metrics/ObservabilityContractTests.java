@@ -76,6 +76,19 @@ class ObservabilityContractTests extends LoopbackUpstream {
 		assertThat(exported).containsAll(named);
 	}
 
+	@Test
+	void recordedSeriesTheDashboardUsesAreRecordedByTheRules() throws IOException {
+		String rules = Files.readString(OBSERVABILITY.resolve("prometheus/triage-alerts.yml"));
+		Matcher used = Pattern.compile("triage:[a-z_:0-9]+").matcher(dashboardExpressions());
+		Set<String> names = new TreeSet<>();
+		while (used.find()) {
+			names.add(used.group());
+		}
+
+		assertThat(names).isNotEmpty();
+		assertThat(names).allSatisfy((name) -> assertThat(rules).contains("record: " + name));
+	}
+
 	private static String dashboardExpressions() throws IOException {
 		JsonNode dashboard = new ObjectMapper()
 			.readTree(OBSERVABILITY.resolve("grafana/triage-dashboard.json").toFile());
