@@ -66,6 +66,12 @@ final class TriageMethodHandler implements MethodHandler {
 			report(call, "fallback", failure, alert);
 			return answer;
 		}
+		catch (RuntimeException local) {
+			// Not the upstream's doing as far as Triage can tell (encoding, decoding a 2xx body, a user's own
+			// error decoder): still a call the caller saw fail, so it is counted, never as a success.
+			report(call, "failure", local, true);
+			throw local;
+		}
 		finally {
 			call.close();
 		}
@@ -83,7 +89,7 @@ final class TriageMethodHandler implements MethodHandler {
 		}
 	}
 
-	private void report(CallContext call, String outcome, UpstreamException failure, boolean alert) {
+	private void report(CallContext call, String outcome, RuntimeException failure, boolean alert) {
 		String failureClass = "none";
 		String code = "none";
 		if (failure instanceof UpstreamResponseException response) {
@@ -99,10 +105,14 @@ final class TriageMethodHandler implements MethodHandler {
 			failureClass = "refused";
 			code = "breaker_open";
 		}
+		else if (failure != null) {
+			failureClass = "local";
+			code = "exception";
+		}
 		this.runtime.observer()
 			.onCall(new CallRecord(this.runtime.name(), this.methodKey, (failure != null) ? call.requestLine() : null,
-					outcome, failureClass, code, call.attempts(), alert, Duration.ofNanos(call.elapsedNanos()), failure,
-					call.suppressed()));
+					outcome, failureClass, code, call.attempts(), alert, Duration.ofNanos(call.elapsedNanos()),
+					(failure instanceof UpstreamException upstream) ? upstream : null, call.suppressed()));
 	}
 
 }

@@ -11,6 +11,8 @@ import dev.triage.support.BillingClient;
 import dev.triage.support.CustomDecoderClient;
 import dev.triage.support.InventoryClient;
 import dev.triage.support.LoopbackUpstream;
+import dev.triage.support.RecordingObserver;
+import dev.triage.support.RecordingObserverConfiguration;
 import feign.FeignException;
 import feign.Retryer;
 import feign.codec.ErrorDecoder;
@@ -22,6 +24,7 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.cloud.openfeign.EnableFeignClients;
 import org.springframework.cloud.openfeign.FeignClientFactory;
+import org.springframework.context.annotation.Import;
 
 /**
  * What each Feign client context ends up with: Triage's beans, the user's own beans where declared, and
@@ -40,9 +43,13 @@ class ClientContextTests extends LoopbackUpstream {
 	@Autowired
 	ManagedClients managed;
 
+	@Autowired
+	RecordingObserver observer;
+
 	@BeforeEach
 	void reset() {
 		upstream.resetAll();
+		this.observer.clear();
 		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(500).withHeader("Retry-After", "0")));
 	}
 
@@ -62,6 +69,13 @@ class ClientContextTests extends LoopbackUpstream {
 		assertThat(catchThrowable(() -> this.custom.get())).isInstanceOf(IllegalStateException.class)
 			.hasMessage("own decoder: 500");
 		assertThat(wireCount()).isEqualTo(1);
+		assertThat(this.observer.calls).singleElement().satisfies((call) -> {
+			assertThat(call.outcome()).as("never reported as a success").isEqualTo("failure");
+			assertThat(call.failureClass()).isEqualTo("local");
+			assertThat(call.attempts()).isEqualTo(1);
+		});
+		assertThat(this.observer.attempts).singleElement()
+			.satisfies((attempt) -> assertThat(attempt.code()).isEqualTo("500"));
 	}
 
 	@Test
@@ -80,6 +94,7 @@ class ClientContextTests extends LoopbackUpstream {
 
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
+	@Import(RecordingObserverConfiguration.class)
 	@EnableFeignClients(clients = { InventoryClient.class, BillingClient.class, CustomDecoderClient.class })
 	static class App {
 
