@@ -13,7 +13,9 @@ import dev.triage.policy.HttpStatuses;
 import dev.triage.policy.PolicyKey;
 import dev.triage.policy.Rule;
 import feign.Client;
+import feign.MethodMetadata;
 import feign.Request;
+import feign.RequestTemplate;
 import feign.Response;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -79,6 +81,16 @@ final class TriageClient implements Client {
 				.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, "2xx", null, duration));
 			return response;
 		}
+		if (returnsRawResponse(request)) {
+			// The caller asked for the feign.Response itself: Feign hands it over without decoding errors, so
+			// the body is left whole for the caller and the status alone decides how the breaker counts it.
+			Rule rule = this.runtime.policy().forStatus(status, null);
+			record(rule.breaker(), duration, () -> new UpstreamResponseException(ResponseCapture.toOriginal(this.runtime,
+					methodKey, response, new CapturedBody(new byte[0], false, null), attempt, Duration.ofNanos(duration))));
+			this.runtime.observer()
+				.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, failureClass(status), rule, duration));
+			return response;
+		}
 		CapturedBody body = ResponseCapture.capture(response, this.runtime);
 		Rule rule = this.runtime.policy().forStatus(status, body.errorType());
 		PolicyKey key = this.runtime.policy().keyFor(status);
@@ -92,6 +104,12 @@ final class TriageClient implements Client {
 		this.runtime.observer()
 			.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, failureClass(status), rule, duration));
 		return captured;
+	}
+
+	private static boolean returnsRawResponse(Request request) {
+		RequestTemplate template = request.requestTemplate();
+		MethodMetadata metadata = (template != null) ? template.methodMetadata() : null;
+		return metadata != null && metadata.returnType() == Response.class;
 	}
 
 	/**

@@ -191,6 +191,11 @@ class FallbackTests extends LoopbackUpstream {
 				}
 
 				@Override
+				public feign.Response raw(String id) {
+					throw new UnsupportedOperationException();
+				}
+
+				@Override
 				public String search(String query, String authorization) {
 					throw new UnsupportedOperationException();
 				}

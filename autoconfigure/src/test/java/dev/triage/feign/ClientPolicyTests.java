@@ -15,10 +15,13 @@ import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
 import dev.triage.support.BillingClient;
 import dev.triage.support.InventoryClient;
-import dev.triage.support.TestApplication;
 import dev.triage.support.LoopbackUpstream;
+import dev.triage.support.TestApplication;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
@@ -32,6 +35,9 @@ import org.springframework.boot.test.context.SpringBootTest;
 				"resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=100000",
 				"resilience4j.circuitbreaker.configs.default.sliding-window-size=100000" })
 class ClientPolicyTests extends LoopbackUpstream {
+
+	@Autowired
+	CircuitBreakerRegistry breakers;
 
 	@BeforeEach
 	void reset() {
@@ -84,6 +90,23 @@ class ClientPolicyTests extends LoopbackUpstream {
 		assertThat(response.body()).hasSize(1024);
 		assertThat(response.bodyTruncated()).isTrue();
 		assertThat(response.bodyAsString()).startsWith("xxxx");
+	}
+
+	@Test
+	void aMethodReturningTheRawResponseGetsItWholeAndTheBreakerStillCountsIt() throws Exception {
+		byte[] fiveKilobytes = new byte[5 * 1024];
+		Arrays.fill(fiveKilobytes, (byte) 'y');
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(500).withBody(fiveKilobytes)));
+		CircuitBreaker breaker = this.breakers.circuitBreaker("inventory");
+		long failedBefore = breaker.getMetrics().getNumberOfFailedCalls();
+
+		try (feign.Response response = this.inventory.raw("1")) {
+			assertThat(response.status()).isEqualTo(500);
+			assertThat(response.body().asInputStream().readAllBytes()).hasSize(5 * 1024);
+		}
+
+		assertThat(wireCount()).isEqualTo(1);
+		assertThat(breaker.getMetrics().getNumberOfFailedCalls()).isEqualTo(failedBefore + 1);
 	}
 
 	@Test

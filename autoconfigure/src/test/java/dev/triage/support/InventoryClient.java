@@ -1,5 +1,6 @@
 package dev.triage.support;
 
+import feign.Response;
 import org.springframework.cloud.openfeign.FeignClient;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -13,6 +14,9 @@ public interface InventoryClient {
 
 	@GetMapping("/items/{id}")
 	String item(@PathVariable("id") String id);
+
+	@GetMapping("/raw/{id}")
+	Response raw(@PathVariable("id") String id);
 
 	@GetMapping("/search")
 	String search(@RequestParam("q") String query, @RequestHeader("Authorization") String authorization);
