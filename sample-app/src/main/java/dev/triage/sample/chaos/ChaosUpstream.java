@@ -2,19 +2,14 @@ package dev.triage.sample.chaos;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 /**
  * A misbehaving upstream on its own loopback port, started with the app. Every request is counted, so the tour
@@ -31,21 +26,11 @@ import com.sun.net.httpserver.HttpServer;
  * <li>{@code /llm/v1/messages?scenario=S}: an LLM-API-style endpoint answering by scenario</li>
  * </ul>
  */
-public final class ChaosUpstream implements AutoCloseable {
-
-	private final HttpServer server;
-
-	private final ExecutorService pool = Executors.newCachedThreadPool((runnable) -> {
-		Thread thread = new Thread(runnable, "chaos-upstream");
-		thread.setDaemon(true);
-		return thread;
-	});
+public final class ChaosUpstream extends LoopbackServer {
 
 	private final long slowMillis;
 
 	private final int quotaPerSecond;
-
-	private final AtomicInteger requests = new AtomicInteger();
 
 	private final Map<String, AtomicInteger> flapsLeft = new ConcurrentHashMap<>();
 
@@ -63,28 +48,10 @@ public final class ChaosUpstream implements AutoCloseable {
 	 * @throws IOException if the port cannot be bound
 	 */
 	public ChaosUpstream(int port, long slowMillis, int quotaPerSecond) throws IOException {
+		super(port, "chaos-upstream");
 		this.slowMillis = slowMillis;
 		this.quotaPerSecond = quotaPerSecond;
-		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 100);
-		this.server.setExecutor(this.pool);
-		this.server.createContext("/", this::handle);
-		this.server.start();
-	}
-
-	/**
-	 * Return the base URL.
-	 * @return e.g. {@code http://127.0.0.1:18081}
-	 */
-	public String url() {
-		return "http://127.0.0.1:" + this.server.getAddress().getPort();
-	}
-
-	/**
-	 * Return how many requests reached this upstream so far.
-	 * @return the count
-	 */
-	public int requests() {
-		return this.requests.get();
+		start();
 	}
 
 	/**
@@ -114,8 +81,8 @@ public final class ChaosUpstream implements AutoCloseable {
 		this.sick = sick;
 	}
 
-	private void handle(HttpExchange exchange) throws IOException {
-		this.requests.incrementAndGet();
+	@Override
+	void handle(HttpExchange exchange) throws IOException {
 		try (exchange) {
 			exchange.getRequestBody().readAllBytes();
 			URI uri = exchange.getRequestURI();
@@ -216,12 +183,6 @@ public final class ChaosUpstream implements AutoCloseable {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
-	}
-
-	@Override
-	public void close() {
-		this.server.stop(0);
-		this.pool.shutdownNow();
 	}
 
 }

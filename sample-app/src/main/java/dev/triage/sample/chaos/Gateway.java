@@ -2,8 +2,6 @@ package dev.triage.sample.chaos;
 
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
@@ -13,37 +11,23 @@ import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 /**
  * A proxy like the first seed's: forwards to the upstream with a short timeout and, when the upstream does
  * not answer in time, answers 599 with a JSON body (the backend never answered, so the request may or may not
  * have run). A refused or reset upstream connection is a 502.
  */
-public final class Gateway implements AutoCloseable {
+public final class Gateway extends LoopbackServer {
 
 	private static final Set<String> RELAYED_HEADERS = Set.of("content-type", "retry-after");
-
-	private final HttpServer server;
 
 	private final HttpClient client;
 
 	private final String upstream;
 
 	private final Duration timeout;
-
-	private final AtomicInteger requests = new AtomicInteger();
-
-	private final ExecutorService pool = Executors.newCachedThreadPool((runnable) -> {
-		Thread thread = new Thread(runnable, "gateway");
-		thread.setDaemon(true);
-		return thread;
-	});
 
 	/**
 	 * Start the gateway.
@@ -53,33 +37,15 @@ public final class Gateway implements AutoCloseable {
 	 * @throws IOException if the port cannot be bound
 	 */
 	public Gateway(int port, String upstream, Duration timeout) throws IOException {
+		super(port, "gateway");
 		this.upstream = upstream;
 		this.timeout = timeout;
 		this.client = HttpClient.newBuilder().connectTimeout(timeout).executor(this.pool).build();
-		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 100);
-		this.server.setExecutor(this.pool);
-		this.server.createContext("/", this::forward);
-		this.server.start();
+		start();
 	}
 
-	/**
-	 * Return the base URL.
-	 * @return e.g. {@code http://127.0.0.1:18082}
-	 */
-	public String url() {
-		return "http://127.0.0.1:" + this.server.getAddress().getPort();
-	}
-
-	/**
-	 * Return how many requests reached the gateway.
-	 * @return the count
-	 */
-	public int requests() {
-		return this.requests.get();
-	}
-
-	private void forward(HttpExchange exchange) throws IOException {
-		this.requests.incrementAndGet();
+	@Override
+	void handle(HttpExchange exchange) throws IOException {
 		try (exchange) {
 			byte[] body = exchange.getRequestBody().readAllBytes();
 			HttpRequest request = HttpRequest
@@ -124,12 +90,6 @@ public final class Gateway implements AutoCloseable {
 				exchange.getResponseBody().write(bytes);
 			}
 		}
-	}
-
-	@Override
-	public void close() {
-		this.server.stop(0);
-		this.pool.shutdownNow();
 	}
 
 }

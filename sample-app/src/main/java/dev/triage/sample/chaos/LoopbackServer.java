@@ -1,0 +1,67 @@
+package dev.triage.sample.chaos;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+/**
+ * An HTTP server of the demo's own on 127.0.0.1 that counts every request it receives.
+ */
+abstract class LoopbackServer implements AutoCloseable {
+
+	protected final ExecutorService pool;
+
+	private final HttpServer server;
+
+	private final AtomicInteger requests = new AtomicInteger();
+
+	LoopbackServer(int port, String threadName) throws IOException {
+		this.pool = Executors.newCachedThreadPool((runnable) -> {
+			Thread thread = new Thread(runnable, threadName);
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 100);
+		this.server.setExecutor(this.pool);
+		this.server.createContext("/", (exchange) -> {
+			this.requests.incrementAndGet();
+			handle(exchange);
+		});
+	}
+
+	/** Start serving; subclasses call it once their own fields are set. */
+	final void start() {
+		this.server.start();
+	}
+
+	abstract void handle(HttpExchange exchange) throws IOException;
+
+	/**
+	 * Return the base URL.
+	 * @return e.g. {@code http://127.0.0.1:18081}
+	 */
+	public String url() {
+		return "http://127.0.0.1:" + this.server.getAddress().getPort();
+	}
+
+	/**
+	 * Return how many requests reached this server so far.
+	 * @return the count
+	 */
+	public int requests() {
+		return this.requests.get();
+	}
+
+	@Override
+	public void close() {
+		this.server.stop(0);
+		this.pool.shutdownNow();
+	}
+
+}
