@@ -21,7 +21,21 @@ public abstract class UpstreamException extends RuntimeException {
 	 * @param cause the cause, may be {@code null}
 	 */
 	protected UpstreamException(String message, String client, String methodKey, int attempts, Throwable cause) {
-		super(message, cause);
+		this(message, client, methodKey, attempts, cause, true);
+	}
+
+	/**
+	 * Create an instance, with or without a stack trace.
+	 * @param message the message
+	 * @param client the Feign client name
+	 * @param methodKey the Feign method key
+	 * @param attempts the attempts that reached the wire, 0 when none did
+	 * @param cause the cause, may be {@code null}
+	 * @param writableStackTrace whether a stack trace is recorded
+	 */
+	protected UpstreamException(String message, String client, String methodKey, int attempts, Throwable cause,
+			boolean writableStackTrace) {
+		super(message, cause, true, writableStackTrace);
 		this.client = client;
 		this.methodKey = methodKey;
 		this.attempts = attempts;

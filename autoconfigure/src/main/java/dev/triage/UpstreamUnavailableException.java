@@ -1,21 +1,36 @@
 package dev.triage;
 
 /**
- * Triage refused the call before it reached the wire, for example because the upstream's breaker is open.
+ * Triage refused the call before it reached the wire: the upstream's breaker is open, it asked to be paused,
+ * the client is throttling itself, its rate limiter had no permit, or the request is poison. A refusal is an
+ * expected answer, not a bug in the caller's code: like Resilience4j's {@code CallNotPermittedException} it
+ * carries no stack trace, which keeps refusing cheap while an upstream is down.
  */
 public class UpstreamUnavailableException extends UpstreamException {
+
+	private final Refusal refusal;
 
 	/**
 	 * Create an instance.
 	 * @param client the Feign client name
 	 * @param methodKey the Feign method key
-	 * @param reason why the call was refused
+	 * @param refusal why the call was refused
+	 * @param detail what refused it, e.g. {@code circuit breaker 'inventory' is OPEN}
 	 * @param attempts the attempts that reached the wire before the refusal
-	 * @param cause the cause, may be {@code null}
 	 */
-	public UpstreamUnavailableException(String client, String methodKey, String reason, int attempts,
-			Throwable cause) {
-		super(client + " " + methodKey + ": not called, " + reason, client, methodKey, attempts, cause);
+	public UpstreamUnavailableException(String client, String methodKey, Refusal refusal, String detail,
+			int attempts) {
+		super(client + " " + methodKey + ": not called, " + refusal.tag() + " (" + detail + ")", client, methodKey,
+				attempts, null, false);
+		this.refusal = refusal;
+	}
+
+	/**
+	 * Return why the call was refused.
+	 * @return the refusal
+	 */
+	public Refusal refusal() {
+		return this.refusal;
 	}
 
 }

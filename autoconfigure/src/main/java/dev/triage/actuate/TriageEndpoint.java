@@ -1,19 +1,23 @@
 package dev.triage.actuate;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import dev.triage.breaker.Resilience4jUpstreamBreaker;
 import dev.triage.feign.ClientRuntime;
 import dev.triage.feign.ManagedClients;
-import dev.triage.policy.Backoff;
+import dev.triage.overload.AdaptiveThrottle;
+import dev.triage.overload.Overload;
+import dev.triage.overload.RateLimit;
+import dev.triage.overload.RetryBudget;
 import dev.triage.policy.ExplainedRule;
 import dev.triage.policy.PolicyKey;
 import dev.triage.policy.PolicyTable;
 import dev.triage.policy.Rule;
+import dev.triage.policy.RuleField;
 import dev.triage.policy.RuleOverride;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -79,7 +83,26 @@ public class TriageEndpoint {
 			.forEach((type, explained) -> errorTypes.put(type,
 					fields(values(explained.override()), explained.sources())));
 		return new ClientDescriptor(client, breaker(runtime), (runtime.deadline() != null) ? text(runtime.deadline()) : null,
-				runtime.fallback() != null, policies, errorTypes, this.failures.of(client));
+				runtime.fallback() != null, overload(runtime.overload()), policies, errorTypes,
+				this.failures.of(client));
+	}
+
+	private static OverloadDescriptor overload(Overload overload) {
+		RetryBudget budget = overload.budget();
+		RetryBudget.Settings budgetSettings = budget.settings();
+		AdaptiveThrottle throttle = overload.throttle();
+		AdaptiveThrottle.Settings throttleSettings = throttle.settings();
+		Instant pausedUntil = overload.pause().until();
+		RateLimit limit = overload.rateLimit();
+		return new OverloadDescriptor(
+				new BudgetDescriptor(budgetSettings.enabled(), budgetSettings.ratio(),
+						budgetSettings.minRetriesPerSecond(), text(budgetSettings.window()), budget.firstAttempts(),
+						budget.retries(), budget.retriesLeft()),
+				new ThrottleDescriptor(throttleSettings.enabled(), throttleSettings.k(), text(throttleSettings.window()),
+						throttleSettings.minRequests(), throttleSettings.maxDropProbability(), throttle.requests(),
+						throttle.accepts(), throttle.dropProbability()),
+				new PauseDescriptor(pausedUntil != null, (pausedUntil != null) ? pausedUntil.toString() : null),
+				(limit.name() != null) ? new RateLimiterDescriptor(limit.name(), limit.availablePermissions()) : null);
 	}
 
 	private static BreakerDescriptor breaker(ClientRuntime runtime) {
@@ -104,42 +127,21 @@ public class TriageEndpoint {
 	}
 
 	private static Map<String, Object> values(Rule rule) {
-		Backoff backoff = rule.backoff();
 		Map<String, Object> values = new LinkedHashMap<>();
-		values.put("max-attempts", rule.maxAttempts());
-		values.put("backoff.initial", text(backoff.initial()));
-		values.put("backoff.multiplier", backoff.multiplier());
-		values.put("backoff.max", text(backoff.max()));
-		values.put("backoff.jitter", backoff.jitter());
-		values.put("retry-after", text(rule.retryAfter()));
-		values.put("retry-after-max", (rule.retryAfterMax() != null) ? text(rule.retryAfterMax()) : "none");
-		values.put("idempotent-only", rule.idempotentOnly());
-		values.put("breaker", text(rule.breaker()));
-		values.put("alert", rule.alert());
-		values.put("fallback", rule.fallback());
+		for (RuleField field : RuleField.values()) {
+			values.put(field.property(), field.display(field.get(rule)));
+		}
 		return values;
 	}
 
 	private static Map<String, Object> values(RuleOverride override) {
 		Map<String, Object> values = new LinkedHashMap<>();
-		Object[] raw = { override.maxAttempts(), override.backoffInitial(), override.backoffMultiplier(),
-				override.backoffMax(), override.backoffJitter(), override.retryAfter(), override.retryAfterMax(),
-				override.idempotentOnly(), override.breaker(), override.alert(), override.fallback() };
-		for (int i = 0; i < raw.length; i++) {
-			if (raw[i] != null) {
-				values.put(RuleOverride.FIELDS.get(i), (raw[i] instanceof Duration d) ? text(d)
-						: (raw[i] instanceof Enum<?> e) ? text(e) : raw[i]);
-			}
-		}
+		override.values().forEach((field, value) -> values.put(field.property(), field.display(value)));
 		return values;
 	}
 
 	private static String text(Duration duration) {
 		return duration.toMillis() + "ms";
-	}
-
-	private static String text(Enum<?> value) {
-		return value.name().toLowerCase(Locale.ROOT);
 	}
 
 	/**
@@ -167,12 +169,13 @@ public class TriageEndpoint {
 	 * @param breaker the breaker
 	 * @param deadline the call deadline, {@code null} for none
 	 * @param fallback whether a fallback is declared
+	 * @param overload the retry budget, throttle, pause and rate limiter
 	 * @param policies per key, each field's value and source
 	 * @param errorTypes per configured error type, each set field's value and source
 	 * @param recentFailures the most recent failures, newest first
 	 */
 	public record ClientDescriptor(String name, BreakerDescriptor breaker, String deadline, boolean fallback,
-			Map<String, Map<String, Field>> policies, Map<String, Map<String, Field>> errorTypes,
+			OverloadDescriptor overload, Map<String, Map<String, Field>> policies, Map<String, Map<String, Field>> errorTypes,
 			List<RecentFailures.Failure> recentFailures) implements OperationResponseBody {
 	}
 
@@ -198,6 +201,67 @@ public class TriageEndpoint {
 	 */
 	public record BreakerDescriptor(String name, String state, float failureRate, int bufferedCalls, int failedCalls,
 			int successfulCalls, long notPermittedCalls) {
+	}
+
+	/**
+	 * The client's overload protection.
+	 *
+	 * @param retryBudget the retry budget
+	 * @param throttle adaptive throttling
+	 * @param pause the pause a {@code Retry-After} asked for
+	 * @param rateLimiter the Resilience4j rate limiter, {@code null} when none is configured
+	 */
+	public record OverloadDescriptor(BudgetDescriptor retryBudget, ThrottleDescriptor throttle, PauseDescriptor pause,
+			RateLimiterDescriptor rateLimiter) {
+	}
+
+	/**
+	 * The retry budget: its settings and the window now.
+	 *
+	 * @param enabled whether retries are budgeted
+	 * @param ratio retries per first attempt
+	 * @param minRetriesPerSecond the reserve per second
+	 * @param window the window
+	 * @param firstAttempts first attempts in the window
+	 * @param retries retries in the window
+	 * @param retriesLeft retries the window still allows
+	 */
+	public record BudgetDescriptor(boolean enabled, double ratio, double minRetriesPerSecond, String window,
+			long firstAttempts, long retries, long retriesLeft) {
+	}
+
+	/**
+	 * Adaptive throttling: its settings and the window now.
+	 *
+	 * @param enabled whether the client throttles itself
+	 * @param k the accepts multiplier
+	 * @param window the window
+	 * @param minRequests requests needed before anything is refused
+	 * @param maxDropProbability the highest refusal probability
+	 * @param requests requests in the window
+	 * @param accepts accepts in the window
+	 * @param dropProbability the refusal probability now
+	 */
+	public record ThrottleDescriptor(boolean enabled, double k, String window, long minRequests,
+			double maxDropProbability, long requests, long accepts, double dropProbability) {
+	}
+
+	/**
+	 * The upstream's pause.
+	 *
+	 * @param paused whether it is paused now
+	 * @param until until when, ISO-8601, {@code null} when not paused
+	 */
+	public record PauseDescriptor(boolean paused, String until) {
+	}
+
+	/**
+	 * The Resilience4j rate limiter of the client.
+	 *
+	 * @param name the limiter's name
+	 * @param availablePermissions permits left in the current period
+	 */
+	public record RateLimiterDescriptor(String name, int availablePermissions) {
 	}
 
 }

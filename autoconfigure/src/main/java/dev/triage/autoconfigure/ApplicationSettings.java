@@ -55,12 +55,17 @@ final class ApplicationSettings {
 	}
 
 	static boolean breakerConfigured(Environment environment, String name) {
-		ConfigurationPropertyName instance = ConfigurationPropertyName
-			.adapt("resilience4j.circuitbreaker.instances." + name, '.');
-		ConfigurationPropertyName defaults = ConfigurationPropertyName.of("resilience4j.circuitbreaker.configs.default");
+		return configured(environment, "resilience4j.circuitbreaker.instances." + name)
+				|| configured(environment, "resilience4j.circuitbreaker.configs.default");
+	}
+
+	/**
+	 * Return whether any property under a prefix is set.
+	 */
+	static boolean configured(Environment environment, String prefix) {
+		ConfigurationPropertyName name = ConfigurationPropertyName.adapt(prefix, '.');
 		for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
-			if (source.containsDescendantOf(instance) == ConfigurationPropertyState.PRESENT
-					|| source.containsDescendantOf(defaults) == ConfigurationPropertyState.PRESENT) {
+			if (source.containsDescendantOf(name) == ConfigurationPropertyState.PRESENT) {
 				return true;
 			}
 		}

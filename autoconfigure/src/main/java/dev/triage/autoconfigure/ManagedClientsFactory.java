@@ -15,6 +15,8 @@ import dev.triage.fallback.FallbackResolver;
 import dev.triage.feign.CallObserver;
 import dev.triage.feign.ClientRuntime;
 import dev.triage.feign.ManagedClients;
+import dev.triage.overload.Overload;
+import dev.triage.overload.RateLimits;
 import dev.triage.policy.ErrorTypeExtractor;
 import dev.triage.policy.RetryPlanner;
 import org.apache.commons.logging.Log;
@@ -42,11 +44,16 @@ final class ManagedClientsFactory {
 
 	private final Set<String> sensitiveHeaders;
 
-	private final RetryPlanner planner = new RetryPlanner(() -> ThreadLocalRandom.current().nextDouble());
+	private final RetryPlanner planner;
+
+	private final RateLimits rateLimits;
 
 	ManagedClientsFactory(TriageProperties properties, UpstreamBreakers breakers, FallbackResolver fallbacks,
-			CallObserver observer, Duration poolTimeout) {
+			CallObserver observer, Duration poolTimeout, RateLimits rateLimits) {
 		PolicyTables.validate(properties);
+		this.planner = new RetryPlanner(() -> ThreadLocalRandom.current().nextDouble(),
+				Set.copyOf(properties.getIdempotentMethods()));
+		this.rateLimits = rateLimits;
 		this.properties = properties;
 		this.breakers = breakers;
 		this.fallbacks = fallbacks;
@@ -90,7 +97,9 @@ final class ManagedClientsFactory {
 		return new ClientRuntime(name, PolicyTables.forClient(this.properties, name), this.planner, this.errorTypes,
 				(int) this.properties.getMaxBodyBytes().toBytes(), this.sensitiveHeaders,
 				(client != null) ? client.getDeadline() : null, this.poolTimeout, this.breakers.forClient(name),
-				fallback, this.observer, Clock.systemUTC());
+				fallback, this.observer, Clock.systemUTC(),
+				Overload.of(OverloadSettings.budget(this.properties, name), OverloadSettings.throttle(this.properties, name),
+						this.rateLimits.forClient(name), Clock.systemUTC()));
 	}
 
 }

@@ -6,6 +6,7 @@ import java.util.function.BiConsumer;
 import dev.triage.policy.InvalidPolicyException;
 import dev.triage.policy.PolicyKey;
 import dev.triage.policy.PolicyTable;
+import dev.triage.policy.RuleField;
 import dev.triage.policy.RuleOverride;
 
 /**
@@ -32,6 +33,15 @@ final class PolicyTables {
 
 	static void validate(TriageProperties properties) {
 		forClient(properties, null);
+		OverloadSettings.budget(properties, null);
+		OverloadSettings.throttle(properties, null);
+		for (int i = 0; i < properties.getIdempotentMethods().size(); i++) {
+			String method = properties.getIdempotentMethods().get(i);
+			if (method == null || !method.trim().matches("[A-Za-z]+")) {
+				throw new InvalidPolicyException("triage.idempotent-methods[" + i + "]", method,
+						"an HTTP method name, e.g. GET or PUT");
+			}
+		}
 		if (properties.getMaxBodyBytes() == null || properties.getMaxBodyBytes().toBytes() < 0
 				|| properties.getMaxBodyBytes().toBytes() > Integer.MAX_VALUE - 8) {
 			throw new InvalidPolicyException("triage.max-body-bytes", properties.getMaxBodyBytes(),
@@ -39,6 +49,8 @@ final class PolicyTables {
 		}
 		properties.getClients().forEach((name, client) -> {
 			forClient(properties, name);
+			OverloadSettings.budget(properties, name);
+			OverloadSettings.throttle(properties, name);
 			if (client.getDeadline() != null && (client.getDeadline().isNegative() || client.getDeadline().isZero())) {
 				throw new InvalidPolicyException("triage.clients." + name + ".deadline", client.getDeadline(),
 						"a positive duration, e.g. 5s");
@@ -64,9 +76,22 @@ final class PolicyTables {
 			return RuleOverride.EMPTY;
 		}
 		TriageProperties.Backoff backoff = rule.getBackoff();
-		return new RuleOverride(rule.getMaxAttempts(), backoff.getInitial(), backoff.getMultiplier(), backoff.getMax(),
-				backoff.getJitter(), rule.getRetryAfter(), rule.getRetryAfterMax(), rule.getIdempotentOnly(),
-				rule.getBreaker(), rule.getAlert(), rule.getFallback())
+		return RuleOverride.builder()
+			.set(RuleField.MAX_ATTEMPTS, rule.getMaxAttempts())
+			.set(RuleField.BACKOFF_INITIAL, backoff.getInitial())
+			.set(RuleField.BACKOFF_MULTIPLIER, backoff.getMultiplier())
+			.set(RuleField.BACKOFF_MAX, backoff.getMax())
+			.set(RuleField.BACKOFF_JITTER, backoff.getJitter())
+			.set(RuleField.RETRY_AFTER, rule.getRetryAfter())
+			.set(RuleField.RETRY_AFTER_MAX, rule.getRetryAfterMax())
+			.set(RuleField.IDEMPOTENT_ONLY, rule.getIdempotentOnly())
+			.set(RuleField.BREAKER, rule.getBreaker())
+			.set(RuleField.ALERT, rule.getAlert())
+			.set(RuleField.FALLBACK, rule.getFallback())
+			.set(RuleField.PAUSE, rule.getPause())
+			.set(RuleField.OVERLOAD, rule.getOverload())
+			.set(RuleField.FAILOVER, rule.getFailover())
+			.build()
 			.validate(property);
 	}
 

@@ -7,6 +7,7 @@ import dev.triage.breaker.UpstreamBreakers;
 import dev.triage.fallback.FallbackResolver;
 import dev.triage.feign.CallObserver;
 import dev.triage.feign.ManagedClients;
+import dev.triage.overload.RateLimits;
 import feign.Feign;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -32,7 +33,8 @@ import org.springframework.core.env.Environment;
 @ConditionalOnClass({ Feign.class, FeignClientSpecification.class })
 @ConditionalOnBooleanProperty(name = "triage.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(TriageProperties.class)
-@Import({ TriageHttpClient5Configuration.class, TriageMetricsConfiguration.class, TriageEndpointConfiguration.class })
+@Import({ TriageHttpClient5Configuration.class, TriageRateLimiterConfiguration.class, TriageMetricsConfiguration.class,
+		TriageEndpointConfiguration.class })
 public class TriageAutoConfiguration {
 
 	static final String SPECIFICATION_NAME = "default.dev.triage.feign.TriageFeignClientConfiguration";
@@ -56,13 +58,15 @@ public class TriageAutoConfiguration {
 	ManagedClients triageManagedClients(TriageProperties properties,
 			ObjectProvider<FeignClientSpecification> specifications, ObjectProvider<CircuitBreakerRegistry> registry,
 			ObjectProvider<FeignHttpClientProperties> httpClientProperties, ObjectProvider<CallObserver> observers,
+			ObjectProvider<RateLimits> rateLimits,
 			ConfigurableListableBeanFactory beanFactory, Environment environment) {
 		ApplicationSettings.rejectSecondBreakerLayer(environment);
 		UpstreamBreakers breakers = new UpstreamBreakers(registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
 				(name) -> ApplicationSettings.breakerConfigured(environment, name));
 		ManagedClientsFactory factory = new ManagedClientsFactory(properties, breakers, new FallbackResolver(beanFactory),
 				ApplicationSettings.observer(observers),
-				ApplicationSettings.poolTimeout(httpClientProperties.getIfAvailable()));
+				ApplicationSettings.poolTimeout(httpClientProperties.getIfAvailable()),
+				rateLimits.getIfAvailable(() -> RateLimits.NONE));
 		Map<String, String> clients = new LinkedHashMap<>();
 		specifications.orderedStream()
 			.filter((spec) -> !spec.getName().startsWith("default."))

@@ -1,5 +1,7 @@
 package dev.triage.autoconfigure;
 
+import dev.triage.feign.ManagedClients;
+import dev.triage.metrics.OverloadMetrics;
 import dev.triage.metrics.TriageMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -18,6 +20,12 @@ class TriageMetricsConfiguration {
 	@ConditionalOnMissingBean
 	TriageMetrics triageMetrics() {
 		return new TriageMetrics();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OverloadMetrics triageOverloadMetrics(ManagedClients clients) {
+		return new OverloadMetrics(clients);
 	}
 
 }

@@ -40,6 +40,22 @@ public class TriageProperties {
 	private List<String> errorTypePointers = new ArrayList<>(List.of("/error/type", "/type", "/error/code", "/code"));
 
 	/**
+	 * HTTP methods retried without an Idempotency-Key by rules with idempotent-only. Writes are not retried by
+	 * default; add PUT and DELETE for APIs that keep RFC 9110's idempotency.
+	 */
+	private List<String> idempotentMethods = new ArrayList<>(List.of("GET", "HEAD", "OPTIONS", "TRACE"));
+
+	/**
+	 * Retry budget of every client: caps retries to a share of first attempts plus a reserve.
+	 */
+	private final RetryBudget retryBudget = new RetryBudget();
+
+	/**
+	 * Adaptive throttling of every client: refuses locally while the upstream keeps rejecting for load.
+	 */
+	private final Throttle throttle = new Throttle();
+
+	/**
 	 * Global policy rules keyed by exact status ("503"), status class ("5xx"), transport failure
 	 * ("read-timeout") or "unknown-status".
 	 */
@@ -87,6 +103,22 @@ public class TriageProperties {
 		this.errorTypePointers = errorTypePointers;
 	}
 
+	public List<String> getIdempotentMethods() {
+		return this.idempotentMethods;
+	}
+
+	public void setIdempotentMethods(List<String> idempotentMethods) {
+		this.idempotentMethods = idempotentMethods;
+	}
+
+	public RetryBudget getRetryBudget() {
+		return this.retryBudget;
+	}
+
+	public Throttle getThrottle() {
+		return this.throttle;
+	}
+
 	public Map<String, Rule> getPolicies() {
 		return this.policies;
 	}
@@ -127,6 +159,16 @@ public class TriageProperties {
 		private Duration deadline;
 
 		/**
+		 * Retry budget of this client; fields left out take the global triage.retry-budget ones.
+		 */
+		private final RetryBudget retryBudget = new RetryBudget();
+
+		/**
+		 * Adaptive throttling of this client; fields left out take the global triage.throttle ones.
+		 */
+		private final Throttle throttle = new Throttle();
+
+		/**
 		 * Policy rules of this client, consulted before the global ones.
 		 */
 		private Map<String, Rule> policies = new LinkedHashMap<>();
@@ -150,6 +192,14 @@ public class TriageProperties {
 
 		public void setDeadline(Duration deadline) {
 			this.deadline = deadline;
+		}
+
+		public RetryBudget getRetryBudget() {
+			return this.retryBudget;
+		}
+
+		public Throttle getThrottle() {
+			return this.throttle;
 		}
 
 		public Map<String, Rule> getPolicies() {
@@ -196,7 +246,8 @@ public class TriageProperties {
 		private Duration retryAfterMax;
 
 		/**
-		 * Whether to retry only GET, HEAD, OPTIONS, TRACE, PUT, DELETE or requests with an Idempotency-Key.
+		 * Whether to retry only requests whose method is in triage.idempotent-methods or that carry an
+		 * Idempotency-Key header.
 		 */
 		private Boolean idempotentOnly;
 
@@ -214,6 +265,22 @@ public class TriageProperties {
 		 * Whether the fallback is called for a final outcome of this kind.
 		 */
 		private Boolean fallback;
+
+		/**
+		 * Whether an outcome of this kind carrying a valid Retry-After (up to retry-after-max) pauses the whole
+		 * upstream until then: other calls are refused at once instead of piling on.
+		 */
+		private Boolean pause;
+
+		/**
+		 * Whether the upstream rejected this attempt for load: it counts as a rejection for adaptive throttling.
+		 */
+		private Boolean overload;
+
+		/**
+		 * Whether the next attempt of the call goes at once to the next channel, without waiting.
+		 */
+		private Boolean failover;
 
 		public Integer getMaxAttempts() {
 			return this.maxAttempts;
@@ -275,6 +342,30 @@ public class TriageProperties {
 			this.fallback = fallback;
 		}
 
+		public Boolean getPause() {
+			return this.pause;
+		}
+
+		public void setPause(Boolean pause) {
+			this.pause = pause;
+		}
+
+		public Boolean getOverload() {
+			return this.overload;
+		}
+
+		public void setOverload(Boolean overload) {
+			this.overload = overload;
+		}
+
+		public Boolean getFailover() {
+			return this.failover;
+		}
+
+		public void setFailover(Boolean failover) {
+			this.failover = failover;
+		}
+
 	}
 
 	/**
@@ -332,6 +423,141 @@ public class TriageProperties {
 
 		public void setJitter(Double jitter) {
 			this.jitter = jitter;
+		}
+
+	}
+
+	/**
+	 * Retry budget: within any sliding window, retries are at most min-retries-per-second x window + ratio x
+	 * first attempts. Fields left unset take the layer underneath (client, then global, then the defaults).
+	 */
+	public static class RetryBudget {
+
+		/**
+		 * Whether retries are budgeted (default true).
+		 */
+		private Boolean enabled;
+
+		/**
+		 * Retries allowed per first attempt in the window (default 0.2).
+		 */
+		private Double ratio;
+
+		/**
+		 * Retries allowed per second of the window whatever the load (default 10).
+		 */
+		private Double minRetriesPerSecond;
+
+		/**
+		 * Sliding window the budget is counted over (default 10s).
+		 */
+		private Duration window;
+
+		public Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(Boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Double getRatio() {
+			return this.ratio;
+		}
+
+		public void setRatio(Double ratio) {
+			this.ratio = ratio;
+		}
+
+		public Double getMinRetriesPerSecond() {
+			return this.minRetriesPerSecond;
+		}
+
+		public void setMinRetriesPerSecond(Double minRetriesPerSecond) {
+			this.minRetriesPerSecond = minRetriesPerSecond;
+		}
+
+		public Duration getWindow() {
+			return this.window;
+		}
+
+		public void setWindow(Duration window) {
+			this.window = window;
+		}
+
+	}
+
+	/**
+	 * Adaptive throttling (Google SRE, "Handling Overload"): refuse locally with probability
+	 * min(max-drop-probability, max(0, (requests - k x accepts) / (requests + 1))). Fields left unset take the
+	 * layer underneath (client, then global, then the defaults).
+	 */
+	public static class Throttle {
+
+		/**
+		 * Whether the client throttles itself (default true).
+		 */
+		private Boolean enabled;
+
+		/**
+		 * Requests tolerated per accepted one before refusing; 2 refuses once fewer than half are accepted
+		 * (default 2.0).
+		 */
+		private Double k;
+
+		/**
+		 * Sliding window requests and accepts are counted over (default 2m).
+		 */
+		private Duration window;
+
+		/**
+		 * Requests the window must hold before anything is refused (default 20).
+		 */
+		private Long minRequests;
+
+		/**
+		 * Highest share of attempts ever refused, so that recovery is seen (default 0.9).
+		 */
+		private Double maxDropProbability;
+
+		public Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(Boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public Double getK() {
+			return this.k;
+		}
+
+		public void setK(Double k) {
+			this.k = k;
+		}
+
+		public Duration getWindow() {
+			return this.window;
+		}
+
+		public void setWindow(Duration window) {
+			this.window = window;
+		}
+
+		public Long getMinRequests() {
+			return this.minRequests;
+		}
+
+		public void setMinRequests(Long minRequests) {
+			this.minRequests = minRequests;
+		}
+
+		public Double getMaxDropProbability() {
+			return this.maxDropProbability;
+		}
+
+		public void setMaxDropProbability(Double maxDropProbability) {
+			this.maxDropProbability = maxDropProbability;
 		}
 
 	}

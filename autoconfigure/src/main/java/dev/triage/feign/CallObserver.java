@@ -1,5 +1,6 @@
 package dev.triage.feign;
 
+import dev.triage.Refusal;
 import dev.triage.policy.RetryDecision;
 
 /**
@@ -24,6 +25,14 @@ public interface CallObserver {
 	 * @param decision the decision
 	 */
 	default void onRetryDecision(String client, RetryDecision decision) {
+	}
+
+	/**
+	 * An attempt was refused before the wire.
+	 * @param client the client name
+	 * @param refusal why
+	 */
+	default void onRefusal(String client, Refusal refusal) {
 	}
 
 	/**

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.triage.TriageFallback;
 import dev.triage.breaker.UpstreamBreaker;
+import dev.triage.overload.Overload;
 import dev.triage.policy.ErrorTypeExtractor;
 import dev.triage.policy.PolicyTable;
 import dev.triage.policy.RetryPlanner;
@@ -26,11 +27,12 @@ import dev.triage.policy.RetryPlanner;
  * @param fallback the fallback for this client, {@code null} for none
  * @param observer told about attempts, retries and finished calls
  * @param clock the clock for {@code Retry-After} dates
+ * @param overload the retry budget, pause, throttle and rate limit of the upstream
  * @param unknownStatusesSeen statuses already logged as first sightings
  */
 public record ClientRuntime(String name, PolicyTable policy, RetryPlanner planner, ErrorTypeExtractor errorTypes,
 		int maxBodyBytes, Set<String> sensitiveHeaders, Duration deadline, Duration poolTimeout,
-		UpstreamBreaker breaker, TriageFallback<?> fallback, CallObserver observer, Clock clock,
+		UpstreamBreaker breaker, TriageFallback<?> fallback, CallObserver observer, Clock clock, Overload overload,
 		Set<Integer> unknownStatusesSeen) {
 
 	/**
@@ -38,9 +40,10 @@ public record ClientRuntime(String name, PolicyTable policy, RetryPlanner planne
 	 */
 	public ClientRuntime(String name, PolicyTable policy, RetryPlanner planner, ErrorTypeExtractor errorTypes,
 			int maxBodyBytes, Set<String> sensitiveHeaders, Duration deadline, Duration poolTimeout,
-			UpstreamBreaker breaker, TriageFallback<?> fallback, CallObserver observer, Clock clock) {
+			UpstreamBreaker breaker, TriageFallback<?> fallback, CallObserver observer, Clock clock,
+			Overload overload) {
 		this(name, policy, planner, errorTypes, maxBodyBytes, sensitiveHeaders, deadline, poolTimeout, breaker,
-				fallback, observer, clock, ConcurrentHashMap.newKeySet());
+				fallback, observer, clock, overload, ConcurrentHashMap.newKeySet());
 	}
 
 	/**

@@ -3,6 +3,7 @@ package dev.triage.feign;
 import java.util.List;
 import java.util.function.Consumer;
 
+import dev.triage.Refusal;
 import dev.triage.policy.RetryDecision;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -32,6 +33,11 @@ public final class CompositeCallObserver implements CallObserver {
 	@Override
 	public void onRetryDecision(String client, RetryDecision decision) {
 		each("a retry decision", (observer) -> observer.onRetryDecision(client, decision));
+	}
+
+	@Override
+	public void onRefusal(String client, Refusal refusal) {
+		each("a refusal", (observer) -> observer.onRefusal(client, refusal));
 	}
 
 	@Override

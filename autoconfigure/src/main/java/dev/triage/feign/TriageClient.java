@@ -2,15 +2,19 @@ package dev.triage.feign;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import dev.triage.Refusal;
 import dev.triage.TransportFailure;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
 import dev.triage.policy.BreakerOutcome;
 import dev.triage.policy.HttpStatuses;
 import dev.triage.policy.PolicyKey;
+import dev.triage.overload.Overload;
+import dev.triage.policy.RetryAfter;
 import dev.triage.policy.Rule;
 import feign.Client;
 import feign.MethodMetadata;
@@ -40,10 +44,12 @@ final class TriageClient implements Client {
 
 	@Override
 	public Response execute(Request request, Request.Options options) throws IOException {
-		if (!this.runtime.breaker().tryAcquire()) {
-			throw new BreakerOpenException(this.runtime.name(), this.runtime.breaker().state());
-		}
 		CallContext call = CallContext.current(this.runtime);
+		admit();
+		Overload overload = this.runtime.overload();
+		if (call == null || call.tries() == 0) {
+			overload.budget().onFirstAttempt();
+		}
 		int attempt = (call != null) ? call.attemptStarted(request) : 1;
 		String methodKey = (call != null) ? call.methodKey() : "";
 		Request.Options effective = withinDeadline(options, call);
@@ -77,6 +83,7 @@ final class TriageClient implements Client {
 		int status = response.status();
 		if (status >= 200 && status < 300) {
 			this.runtime.breaker().record(BreakerOutcome.SUCCESS, duration, null);
+			overload.throttle().onAccepted();
 			this.runtime.observer()
 				.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, "2xx", null, duration));
 			return response;
@@ -85,6 +92,7 @@ final class TriageClient implements Client {
 			// The caller asked for the feign.Response itself: Feign hands it over without decoding errors, so
 			// the body is left whole for the caller and the status alone decides how the breaker counts it.
 			Rule rule = this.runtime.policy().forStatus(status, null);
+			protect(rule, response);
 			record(rule.breaker(), duration, () -> new UpstreamResponseException(ResponseCapture.toOriginal(this.runtime,
 					methodKey, response, new CapturedBody(new byte[0], false, null), attempt, Duration.ofNanos(duration))));
 			this.runtime.observer()
@@ -98,12 +106,61 @@ final class TriageClient implements Client {
 			logger.warn("Triage: client '" + this.runtime.name() + "' received non-standard HTTP status " + status
 					+ " for the first time; it is handled by the 'unknown-status' rule");
 		}
+		protect(rule, response);
 		Response captured = response.toBuilder().body(body).build();
 		record(rule.breaker(), duration, () -> new UpstreamResponseException(
 				ResponseCapture.toOriginal(this.runtime, methodKey, captured, body, attempt, Duration.ofNanos(duration))));
 		this.runtime.observer()
 			.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, failureClass(status), rule, duration));
 		return captured;
+	}
+
+	/**
+	 * Ask, in order, whether the upstream is paused, its breaker permits, throttling lets the attempt through
+	 * and the rate limiter has a permit; a refusal reaches no wire and gives back the breaker's permit.
+	 */
+	private void admit() throws RefusedException {
+		Overload overload = this.runtime.overload();
+		if (overload.pause().isPaused()) {
+			throw refuse(Refusal.PAUSED, "upstream '" + this.runtime.name() + "' asked to be paused until "
+					+ overload.pause().until());
+		}
+		if (!this.runtime.breaker().tryAcquire()) {
+			throw refuse(Refusal.BREAKER_OPEN,
+					"circuit breaker '" + this.runtime.name() + "' is " + this.runtime.breaker().state());
+		}
+		if (!overload.throttle().admit()) {
+			this.runtime.breaker().record(BreakerOutcome.IGNORE, 0, null);
+			throw refuse(Refusal.THROTTLED, "the upstream has been rejecting this client's load");
+		}
+		if (!overload.rateLimit().acquire()) {
+			this.runtime.breaker().record(BreakerOutcome.IGNORE, 0, null);
+			throw refuse(Refusal.RATE_LIMITED, "rate limiter '" + overload.rateLimit().name() + "' has no permit");
+		}
+	}
+
+	private RefusedException refuse(Refusal refusal, String detail) {
+		this.runtime.observer().onRefusal(this.runtime.name(), refusal);
+		return new RefusedException(refusal, detail);
+	}
+
+	/**
+	 * What an answer tells the overload protection: an answer that is not a rejection for load counts as
+	 * accepted by the throttle, and a valid {@code Retry-After} on a pausing rule pauses the upstream.
+	 */
+	private void protect(Rule rule, Response response) {
+		Overload overload = this.runtime.overload();
+		if (!rule.overload()) {
+			overload.throttle().onAccepted();
+		}
+		if (rule.pause()) {
+			Optional<Duration> asked = RetryAfter.parse(Requests.firstHeader(response.headers(), "Retry-After"),
+					this.runtime.clock());
+			if (asked.isPresent() && !RetryAfter.isBeyondLimit(asked.get())
+					&& (rule.retryAfterMax() == null || asked.get().compareTo(rule.retryAfterMax()) <= 0)) {
+				overload.pause().pauseFor(asked.get());
+			}
+		}
 	}
 
 	private static boolean returnsRawResponse(Request request) {

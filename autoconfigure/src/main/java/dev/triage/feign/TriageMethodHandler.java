@@ -4,6 +4,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
 
+import dev.triage.Refusal;
 import dev.triage.TriageFallback;
 import dev.triage.UpstreamException;
 import dev.triage.UpstreamResponseException;
@@ -45,8 +46,10 @@ final class TriageMethodHandler implements MethodHandler {
 		catch (UpstreamException failure) {
 			Rule rule = (failure instanceof UpstreamUnavailableException) ? null : call.lastRule();
 			TriageFallback<?> fallback = this.runtime.fallback();
-			// A refusal has no rule: an open breaker is always worth an alert.
-			boolean alert = (rule != null) ? rule.alert() : true;
+			// A refusal has no rule: an open breaker is always worth an alert; a client holding itself back
+			// (pause, throttle, rate limit) is working as designed, and its meters show it.
+			boolean alert = (rule != null) ? rule.alert()
+					: ((UpstreamUnavailableException) failure).refusal() == Refusal.BREAKER_OPEN;
 			String failed = (failure instanceof UpstreamUnavailableException) ? "short_circuited" : "failure";
 			if (fallback == null || (rule != null && !rule.fallback())) {
 				report(call, failed, failure, alert);
@@ -101,9 +104,9 @@ final class TriageMethodHandler implements MethodHandler {
 			failureClass = "transport";
 			code = transport.failure().key();
 		}
-		else if (failure instanceof UpstreamUnavailableException) {
+		else if (failure instanceof UpstreamUnavailableException refused) {
 			failureClass = "refused";
-			code = "breaker_open";
+			code = refused.refusal().tag();
 		}
 		else if (failure != null) {
 			failureClass = "local";

@@ -11,7 +11,6 @@ import dev.triage.UpstreamException;
 import dev.triage.UpstreamTransportException;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.policy.RetryDecision;
-import dev.triage.policy.RetryPlanner;
 import dev.triage.policy.Rule;
 import feign.Request;
 import feign.RetryableException;
@@ -44,8 +43,8 @@ public final class TriageRetryer implements Retryer {
 	public void continueOrPropagate(RetryableException e) {
 		CallContext call = CallContext.current(this.runtime);
 		Throwable cause = e.getCause();
-		if (cause instanceof BreakerOpenException) {
-			throw refused(call, (BreakerOpenException) cause);
+		if (cause instanceof RefusedException refusal) {
+			throw refused(call, refusal);
 		}
 		int tries = (call != null) ? call.tries() : ++this.ownAttempts;
 		int attempts = (call != null) ? call.attempts() : tries;
@@ -81,6 +80,9 @@ public final class TriageRetryer implements Retryer {
 		if (decision.retry() && this.runtime.breaker().isOpen()) {
 			decision = RetryDecision.suppressed(RetryDecision.Suppression.BREAKER_OPEN);
 		}
+		else if (decision.retry() && !this.runtime.overload().budget().tryRetry()) {
+			decision = RetryDecision.suppressed(RetryDecision.Suppression.BUDGET);
+		}
 		this.runtime.observer().onRetryDecision(this.runtime.name(), decision);
 		if (call != null && decision.suppressed() != null) {
 			call.suppressed(decision.suppressed());
@@ -91,26 +93,27 @@ public final class TriageRetryer implements Retryer {
 		sleep(decision.delay(), failure);
 	}
 
-	private RuntimeException refused(CallContext call, BreakerOpenException cause) {
+	private RuntimeException refused(CallContext call, RefusedException cause) {
 		UpstreamException last = (call != null) ? call.lastFailure() : null;
 		if (last != null) {
-			// The breaker opened during the retry sequence: the caller gets what really happened.
-			this.runtime.observer()
-				.onRetryDecision(this.runtime.name(), RetryDecision.suppressed(RetryDecision.Suppression.BREAKER_OPEN));
-			call.suppressed(RetryDecision.Suppression.BREAKER_OPEN);
+			// A retry was refused (the breaker opened, the upstream paused, ...): the caller gets what really
+			// happened on the last attempt that reached the wire.
+			RetryDecision.Suppression reason = RetryDecision.Suppression.valueOf(cause.refusal().name());
+			this.runtime.observer().onRetryDecision(this.runtime.name(), RetryDecision.suppressed(reason));
+			call.suppressed(reason);
 			return last;
 		}
 		return new UpstreamUnavailableException(this.runtime.name(), (call != null) ? call.methodKey() : "",
-				cause.getMessage(), (call != null) ? call.attempts() : 0, cause);
+				cause.refusal(), cause.getMessage(), (call != null) ? call.attempts() : 0);
 	}
 
-	private static boolean isIdempotent(Request request) {
+	private boolean isIdempotent(Request request) {
 		if (request == null) {
 			return false;
 		}
 		Map<String, Collection<String>> headers = request.headers();
 		boolean hasKey = Requests.firstHeader(headers, "Idempotency-Key") != null;
-		return RetryPlanner.isIdempotent(request.httpMethod().name(), hasKey);
+		return this.runtime.planner().isIdempotent(request.httpMethod().name(), hasKey);
 	}
 
 	private static void sleep(Duration wait, RuntimeException failure) {

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import dev.triage.Refusal;
 import dev.triage.feign.AttemptOutcome;
 import dev.triage.feign.CallObserver;
 import dev.triage.feign.CallRecord;
@@ -25,7 +26,11 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * <li>{@code triage.calls} (timer): client, method, outcome ({@code success}, {@code failure},
  * {@code fallback}, {@code short_circuited}), class, code, alert</li>
  * <li>{@code triage.retries} (counter): client</li>
- * <li>{@code triage.retries.suppressed} (counter): client, reason</li>
+ * <li>{@code triage.retries.suppressed} (counter): client, reason ({@code budget}, {@code not_idempotent},
+ * {@code retry_after_too_long}, {@code deadline}, {@code breaker_open}, {@code paused}, {@code throttled},
+ * {@code rate_limited})</li>
+ * <li>{@code triage.refusals} (counter): client, reason ({@code breaker_open}, {@code paused},
+ * {@code throttled}, {@code rate_limited}, {@code poison}): attempts refused before the wire</li>
  * </ul>
  */
 public final class TriageMetrics implements CallObserver, MeterBinder {
@@ -39,6 +44,8 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 	private final Map<String, Counter> retries = new ConcurrentHashMap<>();
 
 	private final Map<SuppressedKey, Counter> suppressed = new ConcurrentHashMap<>();
+
+	private final Map<SuppressedKey, Counter> refusals = new ConcurrentHashMap<>();
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
@@ -83,6 +90,19 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 				.tag("reason", k.reason())
 				.register(registry)).increment();
 		}
+	}
+
+	@Override
+	public void onRefusal(String client, Refusal refusal) {
+		MeterRegistry registry = this.registry;
+		if (registry == null) {
+			return;
+		}
+		this.refusals.computeIfAbsent(new SuppressedKey(client, refusal.tag()), (k) -> Counter.builder("triage.refusals")
+			.description("Attempts Triage refused before the wire, by reason")
+			.tag("client", k.client())
+			.tag("reason", k.reason())
+			.register(registry)).increment();
 	}
 
 	@Override

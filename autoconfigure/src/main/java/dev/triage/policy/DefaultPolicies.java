@@ -3,7 +3,6 @@ package dev.triage.policy;
 import static dev.triage.policy.BreakerOutcome.FAILURE;
 import static dev.triage.policy.BreakerOutcome.IGNORE;
 import static dev.triage.policy.BreakerOutcome.SUCCESS;
-import static dev.triage.policy.RetryAfterMode.HONOR;
 
 import java.time.Duration;
 import java.util.Collections;
@@ -15,13 +14,12 @@ import dev.triage.TransportFailure;
 /**
  * The built-in policy table: the one place the defaults of the README's table are written down.
  * <p>
- * Rows that never retry still carry safe values for the retry fields (a 200ms ×2 → 2s backoff with ±50%
- * jitter, {@code Retry-After} ignored, idempotent requests only), so that a user who raises only
- * {@code max-attempts} on such a row gets a cautious retry rather than a hammering one.
+ * Every row starts from {@link Rule#builder()}: rows that never retry still carry safe values for the retry
+ * fields (a 200ms ×2 → 2s backoff with ±50% jitter, {@code Retry-After} ignored, idempotent requests only), so
+ * that a user who raises only {@code max-attempts} on such a row gets a cautious retry rather than a
+ * hammering one.
  */
 public final class DefaultPolicies {
-
-	private static final Backoff SAFE_BACKOFF = backoff(200, 2, 2_000, 0.5);
 
 	private static final Map<PolicyKey, Rule> TABLE = build();
 
@@ -38,39 +36,72 @@ public final class DefaultPolicies {
 
 	private static Map<PolicyKey, Rule> build() {
 		Map<PolicyKey, Rule> table = new LinkedHashMap<>();
-		Rule neverRetriedSuccess = never(SUCCESS, false);
-		table.put(PolicyKey.statusClass(3), neverRetriedSuccess);
-		table.put(PolicyKey.statusClass(4), neverRetriedSuccess);
-		table.put(PolicyKey.status(408), new Rule(2, backoff(200, 2, 1_000, 0.5), HONOR, null, true, FAILURE, false, true));
-		table.put(PolicyKey.status(429), new Rule(4, backoff(1_000, 2, 30_000, 0.5), HONOR, seconds(60), false, IGNORE, false, true));
-		table.put(PolicyKey.status(498), new Rule(3, backoff(1_000, 2, 30_000, 0.5), HONOR, seconds(60), false, IGNORE, false, true));
-		table.put(PolicyKey.status(499), never(IGNORE, false));
-		table.put(PolicyKey.statusClass(5), new Rule(3, SAFE_BACKOFF, HONOR, seconds(30), true, FAILURE, true, true));
-		table.put(PolicyKey.status(501), never(IGNORE, true));
-		table.put(PolicyKey.status(505), never(IGNORE, true));
-		table.put(PolicyKey.status(502), new Rule(3, backoff(1_000, 2, 4_000, 0.5), HONOR, seconds(30), true, FAILURE, true, true));
-		table.put(PolicyKey.status(503), new Rule(3, backoff(1_000, 2, 8_000, 0.5), HONOR, seconds(60), false, FAILURE, true, true));
-		table.put(PolicyKey.status(504), new Rule(2, Backoff.fixed(seconds(1)), HONOR, seconds(30), true, FAILURE, true, true));
-		table.put(PolicyKey.status(599), never(FAILURE, true));
+		// Seed 001: 4xx (except 429) "不该" be retried: the request itself is wrong. It proves the upstream answers.
+		Rule clientError = never(SUCCESS).build();
+		table.put(PolicyKey.statusClass(3), clientError);
+		table.put(PolicyKey.statusClass(4), clientError);
+		table.put(PolicyKey.status(408), Rule.builder()
+			.maxAttempts(2)
+			.backoff(millis(200), 2, millis(1_000), 0.5)
+			.honorRetryAfter(seconds(30))
+			.build());
+		// Seed 001: 429 "必须退避，且要有抖动" and "也不该计入熔断"; a rate limiter rejects before doing any work, so
+		// any method may be retried, and the upstream is paused for what it asked.
+		Rule tooFast = Rule.builder()
+			.maxAttempts(4)
+			.backoff(seconds(1), 2, seconds(30), 0.5)
+			.honorRetryAfter(seconds(60))
+			.idempotentOnly(false)
+			.breaker(IGNORE)
+			.pause(true)
+			.overload(true)
+			.build();
+		table.put(PolicyKey.status(429), tooFast);
+		table.put(PolicyKey.status(498), tooFast.toBuilder().maxAttempts(3).build());
+		table.put(PolicyKey.status(499), never(IGNORE).build());
+		// Seed 001: 5xx "要退避，但可以更短"; seed 000: writes (POST, PUT, DELETE) "默认不重试除非有完善的幂等性保障".
+		table.put(PolicyKey.statusClass(5), upstreamFault(3).build());
+		table.put(PolicyKey.status(501), never(IGNORE).alert(true).build());
+		table.put(PolicyKey.status(505), never(IGNORE).alert(true).build());
+		// Seed 001: 502 "是最该换通道的一个码"; 503 "要" switch, and is overload like 429; 504 likewise.
+		table.put(PolicyKey.status(502), upstreamFault(3).backoff(seconds(1), 2, seconds(4), 0.5).failover(true).build());
+		table.put(PolicyKey.status(503), upstreamFault(3).backoff(seconds(1), 2, seconds(8), 0.5)
+			.honorRetryAfter(seconds(60))
+			.pause(true)
+			.overload(true)
+			.failover(true)
+			.build());
+		table.put(PolicyKey.status(504), upstreamFault(2).backoff(seconds(1), 1, seconds(1), 0).failover(true).build());
+		// Seed 000: 599 means the backend never answered the proxy; blind retries feed a retry storm.
+		table.put(PolicyKey.status(599), never(FAILURE).alert(true).failover(true).build());
 		for (TransportFailure failure : new TransportFailure[] { TransportFailure.CONNECT_TIMEOUT,
-				TransportFailure.CONNECTION_REFUSED, TransportFailure.UNKNOWN_HOST, TransportFailure.IO_ERROR }) {
-			table.put(PolicyKey.transport(failure), never(FAILURE, true));
+				TransportFailure.CONNECTION_REFUSED, TransportFailure.UNKNOWN_HOST }) {
+			table.put(PolicyKey.transport(failure), never(FAILURE).alert(true).failover(true).build());
 		}
-		table.put(PolicyKey.transport(TransportFailure.POOL_TIMEOUT), never(IGNORE, true));
-		Rule readFailure = new Rule(2, Backoff.fixed(Duration.ofMillis(200)), RetryAfterMode.IGNORE, null, true, FAILURE,
-				true, true);
+		table.put(PolicyKey.transport(TransportFailure.IO_ERROR), never(FAILURE).alert(true).build());
+		table.put(PolicyKey.transport(TransportFailure.POOL_TIMEOUT), never(IGNORE).alert(true).build());
+		Rule readFailure = Rule.builder()
+			.maxAttempts(2)
+			.backoff(millis(200), 1, millis(200), 0)
+			.alert(true)
+			.build();
 		table.put(PolicyKey.transport(TransportFailure.READ_TIMEOUT), readFailure);
 		table.put(PolicyKey.transport(TransportFailure.CONNECTION_RESET), readFailure);
-		table.put(PolicyKey.UNKNOWN_STATUS, new Rule(3, SAFE_BACKOFF, HONOR, seconds(30), true, FAILURE, true, true));
+		// Seed 001: an unknown status is an upstream problem: "记录、告警一次、可重试且计入熔断".
+		table.put(PolicyKey.UNKNOWN_STATUS, upstreamFault(3).build());
 		return Collections.unmodifiableMap(table);
 	}
 
-	private static Rule never(BreakerOutcome breaker, boolean alert) {
-		return new Rule(1, SAFE_BACKOFF, RetryAfterMode.IGNORE, null, true, breaker, alert, true);
+	private static Rule.Builder never(BreakerOutcome breaker) {
+		return Rule.builder().breaker(breaker);
 	}
 
-	private static Backoff backoff(long initialMillis, double multiplier, long maxMillis, double jitter) {
-		return new Backoff(Duration.ofMillis(initialMillis), multiplier, Duration.ofMillis(maxMillis), jitter);
+	private static Rule.Builder upstreamFault(int attempts) {
+		return Rule.builder().maxAttempts(attempts).honorRetryAfter(seconds(30)).alert(true);
+	}
+
+	private static Duration millis(long millis) {
+		return Duration.ofMillis(millis);
 	}
 
 	private static Duration seconds(long seconds) {

@@ -148,7 +148,9 @@ public final class PolicyTable {
 		Map<String, String> sources = new LinkedHashMap<>();
 		if (defaultRule != null) {
 			rule = defaultRule;
-			RuleOverride.FIELDS.forEach((field) -> sources.put(field, "default"));
+			for (RuleField field : RuleField.values()) {
+				sources.put(field.property(), "default");
+			}
 		}
 		else {
 			ExplainedRule inherited = explain(inheritedKey(key));
@@ -172,10 +174,10 @@ public final class PolicyTable {
 			RuleOverride global = this.globalTypes.get(type);
 			RuleOverride client = this.clientTypes.get(type);
 			if (global != null) {
-				global.fieldsSet().forEach((field) -> sources.put(field, "global"));
+				global.fieldsSet().forEach((field) -> sources.put(field.property(), "global"));
 			}
 			if (client != null) {
-				client.fieldsSet().forEach((field) -> sources.put(field, "client"));
+				client.fieldsSet().forEach((field) -> sources.put(field.property(), "client"));
 			}
 			explained.put(type, new ExplainedOverride(merged, Collections.unmodifiableMap(sources)));
 		});
@@ -195,7 +197,7 @@ public final class PolicyTable {
 		if (override == null) {
 			return rule;
 		}
-		override.fieldsSet().forEach((field) -> sources.put(field, layer));
+		override.fieldsSet().forEach((field) -> sources.put(field.property(), layer));
 		return override.applyTo(rule);
 	}
 

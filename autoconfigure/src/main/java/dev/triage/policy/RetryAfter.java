@@ -13,13 +13,20 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Parses a {@code Retry-After} header (RFC 9110 §10.2.3): delay-seconds or an HTTP-date. A malformed,
- * negative, past or overflowing value yields empty, so the caller falls back to its backoff.
+ * Parses a {@code Retry-After} header (RFC 9110 §10.2.3): delay-seconds or an HTTP-date. A malformed, negative
+ * or past value yields empty, so the caller falls back to its backoff. A well-formed value longer than a year
+ * (up to {@code 9999999999999999} seconds or a date in year 9999) is not an error: it is simply longer than any
+ * {@code retry-after-max}, and yields {@link #BEYOND_LIMIT} so that no retry is made.
  */
 public final class RetryAfter {
 
-	/** Longest delay accepted at all; anything longer is treated as overflow. */
-	private static final long MAX_SECONDS = Duration.ofDays(365).toSeconds();
+	/** Longest delay represented as itself. */
+	public static final Duration LIMIT = Duration.ofDays(365);
+
+	/** What a well-formed value longer than {@link #LIMIT} parses to: never waited for, never retried. */
+	public static final Duration BEYOND_LIMIT = LIMIT.plusSeconds(1);
+
+	private static final long MAX_SECONDS = LIMIT.toSeconds();
 
 	/** IMF-fixdate, then the obsolete RFC 850 and asctime forms (RFC 9110 §5.6.7). */
 	private static final List<DateTimeFormatter> HTTP_DATES = List.of(DateTimeFormatter.RFC_1123_DATE_TIME,
@@ -40,6 +47,15 @@ public final class RetryAfter {
 	}
 
 	/**
+	 * Return whether a parsed delay stands for a value too long to wait for.
+	 * @param delay a parsed delay
+	 * @return whether it is beyond the limit
+	 */
+	public static boolean isBeyondLimit(Duration delay) {
+		return delay.compareTo(LIMIT) > 0;
+	}
+
+	/**
 	 * Parse a header value.
 	 * @param value the header value, may be {@code null}
 	 * @param clock the clock HTTP-dates are measured against
@@ -55,19 +71,19 @@ public final class RetryAfter {
 		}
 		if (text.chars().allMatch(c -> c >= '0' && c <= '9')) {
 			if (text.length() > 12) {
-				return Optional.empty();
+				return Optional.of(BEYOND_LIMIT);
 			}
 			long seconds = Long.parseLong(text);
-			return (seconds <= MAX_SECONDS) ? Optional.of(Duration.ofSeconds(seconds)) : Optional.empty();
+			return Optional.of((seconds <= MAX_SECONDS) ? Duration.ofSeconds(seconds) : BEYOND_LIMIT);
 		}
 		for (DateTimeFormatter format : HTTP_DATES) {
 			try {
 				ZonedDateTime date = ZonedDateTime.parse(text, format);
 				Duration delay = Duration.between(clock.instant(), date.toInstant());
-				if (delay.isNegative() || delay.toSeconds() > MAX_SECONDS) {
+				if (delay.isNegative()) {
 					return Optional.empty();
 				}
-				return Optional.of(delay);
+				return Optional.of((delay.toSeconds() <= MAX_SECONDS) ? delay : BEYOND_LIMIT);
 			}
 			catch (DateTimeParseException ex) {
 				// try the next of the three formats RFC 9110 says a recipient must accept

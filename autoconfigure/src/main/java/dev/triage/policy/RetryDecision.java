@@ -28,7 +28,22 @@ public record RetryDecision(boolean retry, Duration delay, Suppression suppresse
 		DEADLINE,
 
 		/** The upstream's breaker opened during the retry sequence. */
-		BREAKER_OPEN;
+		BREAKER_OPEN,
+
+		/** The client's retry budget for the window is spent. */
+		BUDGET,
+
+		/** The upstream was paused by another call's {@code Retry-After}. */
+		PAUSED,
+
+		/** Adaptive throttling refused the retry. */
+		THROTTLED,
+
+		/** The client's rate limiter had no permit for the retry. */
+		RATE_LIMITED,
+
+		/** The request turned out to be poison. */
+		POISON;
 
 		/**
 		 * Return the tag value, e.g. {@code retry_after_too_long}.

@@ -1,9 +1,11 @@
 package dev.triage.policy;
 
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.DoubleSupplier;
+import java.util.stream.Collectors;
 
 /**
  * Decides, after a failed attempt, whether the rule allows another one and how long to wait.
@@ -11,16 +13,35 @@ import java.util.function.DoubleSupplier;
  */
 public final class RetryPlanner {
 
-	private static final Set<String> IDEMPOTENT_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE", "PUT", "DELETE");
+	/**
+	 * The methods replayed by default. Seed 000: "对于写操作接口(POST, PUT, DELETE)默认不重试除非有完善的幂等性保障"
+	 * (write endpoints are not retried by default unless idempotency is guaranteed): PUT and DELETE are
+	 * idempotent by RFC 9110, but many APIs do not keep that promise, so applications opt them in.
+	 */
+	public static final Set<String> DEFAULT_IDEMPOTENT_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 
 	private final DoubleSupplier random;
+
+	private final Set<String> idempotentMethods;
+
+	/**
+	 * Create a planner that treats the default methods as idempotent.
+	 * @param random uniform random numbers in [0, 1) for jitter
+	 */
+	public RetryPlanner(DoubleSupplier random) {
+		this(random, DEFAULT_IDEMPOTENT_METHODS);
+	}
 
 	/**
 	 * Create a planner.
 	 * @param random uniform random numbers in [0, 1) for jitter
+	 * @param idempotentMethods the HTTP methods that may be replayed without an {@code Idempotency-Key}
 	 */
-	public RetryPlanner(DoubleSupplier random) {
+	public RetryPlanner(DoubleSupplier random, Set<String> idempotentMethods) {
 		this.random = random;
+		this.idempotentMethods = idempotentMethods.stream()
+			.map((method) -> method.trim().toUpperCase(Locale.ROOT))
+			.collect(Collectors.toUnmodifiableSet());
 	}
 
 	/**
@@ -29,8 +50,16 @@ public final class RetryPlanner {
 	 * @param hasIdempotencyKey whether the request carries an {@code Idempotency-Key} header
 	 * @return whether it is idempotent
 	 */
-	public static boolean isIdempotent(String httpMethod, boolean hasIdempotencyKey) {
-		return hasIdempotencyKey || IDEMPOTENT_METHODS.contains(httpMethod);
+	public boolean isIdempotent(String httpMethod, boolean hasIdempotencyKey) {
+		return hasIdempotencyKey || this.idempotentMethods.contains(httpMethod);
+	}
+
+	/**
+	 * Return the methods replayed without an {@code Idempotency-Key}.
+	 * @return the upper-case method names
+	 */
+	public Set<String> idempotentMethods() {
+		return this.idempotentMethods;
 	}
 
 	/**
@@ -53,10 +82,12 @@ public final class RetryPlanner {
 		}
 		Duration wait;
 		if (rule.retryAfter() == RetryAfterMode.HONOR && retryAfter.isPresent()) {
-			wait = retryAfter.get();
-			if (rule.retryAfterMax() != null && wait.compareTo(rule.retryAfterMax()) > 0) {
+			Duration asked = retryAfter.get();
+			if (RetryAfter.isBeyondLimit(asked)
+					|| (rule.retryAfterMax() != null && asked.compareTo(rule.retryAfterMax()) > 0)) {
 				return RetryDecision.suppressed(RetryDecision.Suppression.RETRY_AFTER_TOO_LONG);
 			}
+			wait = jittered(asked, rule.backoff());
 		}
 		else {
 			wait = rule.backoff().delay(attemptsMade, this.random.getAsDouble());
@@ -65,6 +96,18 @@ public final class RetryPlanner {
 			return RetryDecision.suppressed(RetryDecision.Suppression.DEADLINE);
 		}
 		return RetryDecision.retryAfter(wait);
+	}
+
+	/**
+	 * Seed 001, on 429: "必须退避，且要有抖动" (back off, with jitter). Callers given the same header must not come
+	 * back in the same millisecond: the wait is what the server asked plus a random extra of up to
+	 * {@code jitter} of it, capped at {@code backoff.max}, and never shorter than asked.
+	 */
+	private Duration jittered(Duration asked, Backoff backoff) {
+		long askedMillis = asked.toMillis();
+		long extra = Math.round(askedMillis * backoff.jitter() * this.random.getAsDouble());
+		long capped = Math.min(askedMillis + extra, backoff.max().toMillis());
+		return Duration.ofMillis(Math.max(askedMillis, capped));
 	}
 
 }

@@ -1,42 +1,69 @@
 package dev.triage.policy;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Set;
 
 /**
- * The fields a configuration layer sets for one key; {@code null} fields inherit from the rule underneath.
- *
- * @param maxAttempts total attempts including the first
- * @param backoffInitial the first wait
- * @param backoffMultiplier the growth factor of the wait
- * @param backoffMax the longest wait before jitter
- * @param backoffJitter the randomization factor, 0 to 1
- * @param retryAfter whether to honor {@code Retry-After}
- * @param retryAfterMax the longest {@code Retry-After} still retried
- * @param idempotentOnly whether only idempotent requests are retried
- * @param breaker how the outcome counts in the breaker
- * @param alert whether the final outcome is alert-worthy
- * @param fallback whether the fallback is called
+ * The fields one configuration layer sets for one key; fields it does not set inherit from the rule
+ * underneath. Immutable.
  */
-public record RuleOverride(Integer maxAttempts, Duration backoffInitial, Double backoffMultiplier,
-		Duration backoffMax, Double backoffJitter, RetryAfterMode retryAfter, Duration retryAfterMax,
-		Boolean idempotentOnly, BreakerOutcome breaker, Boolean alert, Boolean fallback) {
+public final class RuleOverride {
 
 	/** An override that sets nothing. */
-	public static final RuleOverride EMPTY = new RuleOverride(null, null, null, null, null, null, null, null, null,
-			null, null);
+	public static final RuleOverride EMPTY = new RuleOverride(new EnumMap<>(RuleField.class));
+
+	private final Map<RuleField, Object> values;
+
+	private RuleOverride(EnumMap<RuleField, Object> values) {
+		this.values = Collections.unmodifiableMap(values);
+	}
 
 	/**
-	 * Return an override that sets every field of a rule: a built-in default row.
+	 * Return a builder of an override.
+	 * @return a builder
+	 */
+	public static Builder builder() {
+		return new Builder();
+	}
+
+	/**
+	 * Return an override that sets every field of a rule.
 	 * @param rule the rule
 	 * @return the override
 	 */
 	public static RuleOverride of(Rule rule) {
-		Backoff b = rule.backoff();
-		return new RuleOverride(rule.maxAttempts(), b.initial(), b.multiplier(), b.max(), b.jitter(),
-				rule.retryAfter(), rule.retryAfterMax(), rule.idempotentOnly(), rule.breaker(), rule.alert(),
-				rule.fallback());
+		Builder builder = builder();
+		for (RuleField field : RuleField.values()) {
+			builder.set(field, field.get(rule));
+		}
+		return builder.build();
+	}
+
+	/**
+	 * Return the value this override sets for a field.
+	 * @param field the field
+	 * @return the value, {@code null} when not set
+	 */
+	public Object get(RuleField field) {
+		return this.values.get(field);
+	}
+
+	/**
+	 * Return the set fields with their values, in declaration order.
+	 * @return the values
+	 */
+	public Map<RuleField, Object> values() {
+		return this.values;
+	}
+
+	/**
+	 * Return the fields this override sets, in declaration order.
+	 * @return the set fields
+	 */
+	public Set<RuleField> fieldsSet() {
+		return this.values.keySet();
 	}
 
 	/**
@@ -46,31 +73,8 @@ public record RuleOverride(Integer maxAttempts, Duration backoffInitial, Double 
 	 * @throws InvalidPolicyException naming the first bad property
 	 */
 	public RuleOverride validate(String prefix) {
-		if (this.maxAttempts != null && this.maxAttempts < 1) {
-			throw new InvalidPolicyException(prefix + ".max-attempts", this.maxAttempts,
-					"a whole number of at least 1 (1 = never retried)");
-		}
-		positive(prefix + ".backoff.initial", this.backoffInitial);
-		positive(prefix + ".backoff.max", this.backoffMax);
-		if (this.backoffMultiplier != null && !(this.backoffMultiplier >= 1.0 && this.backoffMultiplier <= 100.0)) {
-			throw new InvalidPolicyException(prefix + ".backoff.multiplier", this.backoffMultiplier,
-					"a number from 1 to 100 (1 = constant wait)");
-		}
-		if (this.backoffJitter != null && !(this.backoffJitter >= 0.0 && this.backoffJitter <= 1.0)) {
-			throw new InvalidPolicyException(prefix + ".backoff.jitter", this.backoffJitter,
-					"a number from 0 to 1 (0 = no jitter, 0.5 = +/-50%)");
-		}
-		if (this.retryAfterMax != null && this.retryAfterMax.isNegative()) {
-			throw new InvalidPolicyException(prefix + ".retry-after-max", this.retryAfterMax,
-					"a duration of zero or more, e.g. 30s");
-		}
+		this.values.forEach((field, value) -> field.validate(prefix + "." + field.property(), value));
 		return this;
-	}
-
-	private static void positive(String property, Duration value) {
-		if (value != null && (value.isNegative() || value.toMillis() < 1)) {
-			throw new InvalidPolicyException(property, value, "a duration of at least 1ms, e.g. 200ms or 2s");
-		}
 	}
 
 	/**
@@ -79,18 +83,12 @@ public record RuleOverride(Integer maxAttempts, Duration backoffInitial, Double 
 	 * @return the merged rule
 	 */
 	public Rule applyTo(Rule base) {
-		Backoff b = base.backoff();
-		Backoff backoff = (this.backoffInitial == null && this.backoffMultiplier == null && this.backoffMax == null
-				&& this.backoffJitter == null) ? b
-						: new Backoff(pick(this.backoffInitial, b.initial()), pick(this.backoffMultiplier, b.multiplier()),
-								pick(this.backoffMax, b.max()), pick(this.backoffJitter, b.jitter()));
-		if (backoff.max().compareTo(backoff.initial()) < 0) {
-			backoff = new Backoff(backoff.initial(), backoff.multiplier(), backoff.initial(), backoff.jitter());
+		if (this.values.isEmpty()) {
+			return base;
 		}
-		return new Rule(pick(this.maxAttempts, base.maxAttempts()), backoff, pick(this.retryAfter, base.retryAfter()),
-				(this.retryAfterMax != null) ? this.retryAfterMax : base.retryAfterMax(),
-				pick(this.idempotentOnly, base.idempotentOnly()), pick(this.breaker, base.breaker()),
-				pick(this.alert, base.alert()), pick(this.fallback, base.fallback()));
+		Rule.Builder builder = base.toBuilder();
+		this.values.forEach((field, value) -> field.set(builder, value));
+		return builder.build();
 	}
 
 	/**
@@ -99,38 +97,58 @@ public record RuleOverride(Integer maxAttempts, Duration backoffInitial, Double 
 	 * @return the combined override
 	 */
 	public RuleOverride over(RuleOverride lower) {
-		return new RuleOverride(pick(this.maxAttempts, lower.maxAttempts), pick(this.backoffInitial, lower.backoffInitial),
-				pick(this.backoffMultiplier, lower.backoffMultiplier), pick(this.backoffMax, lower.backoffMax),
-				pick(this.backoffJitter, lower.backoffJitter), pick(this.retryAfter, lower.retryAfter),
-				pick(this.retryAfterMax, lower.retryAfterMax), pick(this.idempotentOnly, lower.idempotentOnly),
-				pick(this.breaker, lower.breaker), pick(this.alert, lower.alert), pick(this.fallback, lower.fallback));
+		EnumMap<RuleField, Object> merged = new EnumMap<>(RuleField.class);
+		merged.putAll(lower.values);
+		merged.putAll(this.values);
+		return new RuleOverride(merged);
+	}
+
+	@Override
+	public boolean equals(Object other) {
+		return other instanceof RuleOverride that && this.values.equals(that.values);
+	}
+
+	@Override
+	public int hashCode() {
+		return this.values.hashCode();
+	}
+
+	@Override
+	public String toString() {
+		return "RuleOverride" + this.values;
 	}
 
 	/**
-	 * Return the property names (relative to the rule) of the fields this override sets, e.g.
-	 * {@code backoff.initial}.
-	 * @return the set field names, in declaration order
+	 * Collects the fields of an override; {@code null} values are left unset.
 	 */
-	public List<String> fieldsSet() {
-		List<String> fields = new ArrayList<>();
-		Object[] values = { this.maxAttempts, this.backoffInitial, this.backoffMultiplier, this.backoffMax,
-				this.backoffJitter, this.retryAfter, this.retryAfterMax, this.idempotentOnly, this.breaker, this.alert,
-				this.fallback };
-		for (int i = 0; i < values.length; i++) {
-			if (values[i] != null) {
-				fields.add(FIELDS.get(i));
-			}
+	public static final class Builder {
+
+		private final EnumMap<RuleField, Object> values = new EnumMap<>(RuleField.class);
+
+		private Builder() {
 		}
-		return fields;
-	}
 
-	/** Every field's property name, in declaration order. */
-	public static final List<String> FIELDS = List.of("max-attempts", "backoff.initial",
-			"backoff.multiplier", "backoff.max", "backoff.jitter", "retry-after", "retry-after-max", "idempotent-only",
-			"breaker", "alert", "fallback");
+		/**
+		 * Set a field.
+		 * @param field the field
+		 * @param value its value, {@code null} to leave it unset
+		 * @return this builder
+		 */
+		public Builder set(RuleField field, Object value) {
+			if (value != null) {
+				this.values.put(field, value);
+			}
+			return this;
+		}
 
-	private static <T> T pick(T value, T inherited) {
-		return (value != null) ? value : inherited;
+		/**
+		 * Build the override.
+		 * @return the override
+		 */
+		public RuleOverride build() {
+			return new RuleOverride(new EnumMap<>(this.values));
+		}
+
 	}
 
 }

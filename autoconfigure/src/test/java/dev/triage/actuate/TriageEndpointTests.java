@@ -6,13 +6,15 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.time.Instant;
 import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.policy.RuleField;
 import dev.triage.support.InventoryClient;
-import dev.triage.support.TestApplication;
 import dev.triage.support.LoopbackUpstream;
+import dev.triage.support.TestApplication;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -29,7 +31,7 @@ import org.springframework.http.ResponseEntity;
 				"triage.clients.inventory.policies.418.breaker=ignore",
 				"triage.error-types.overloaded_error.breaker=ignore",
 				"triage.clients.inventory.error-types.overloaded_error.max-attempts=5",
-				"triage.clients.inventory.deadline=5s" })
+				"triage.clients.inventory.deadline=5s", "triage.clients.billing.deadline=1s" })
 class TriageEndpointTests extends LoopbackUpstream {
 
 	@Autowired
@@ -61,7 +63,34 @@ class TriageEndpointTests extends LoopbackUpstream {
 			.isEqualTo("default");
 		assertThat(policies.at("/read-timeout/idempotent-only/value").asBoolean()).isTrue();
 		assertThat(policies.at("/unknown-status/max-attempts/value").asInt()).isEqualTo(3);
-		assertThat(iterable(policies.path("599").fieldNames())).hasSize(11);
+		assertThat(iterable(policies.path("599").fieldNames())).hasSize(RuleField.values().length);
+		assertThat(policies.at("/503/pause/value").asBoolean()).isTrue();
+		assertThat(policies.at("/503/overload/source").asText()).isEqualTo("default");
+		assertThat(policies.at("/503/failover/value").asBoolean()).isTrue();
+		assertThat(policies.at("/404/failover/value").asBoolean()).isFalse();
+	}
+
+	@Test
+	void showsRetryBudgetThrottleAndAPauseWithItsEnd() throws Exception {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(429).withHeader("Retry-After", "30")));
+		Instant before = Instant.now();
+		catchThrowable(() -> this.billing.invoices());
+
+		JsonNode overload = get("/actuator/triage/billing", HttpStatus.OK).path("overload");
+
+		assertThat(overload.at("/retryBudget/enabled").asBoolean()).isTrue();
+		assertThat(overload.at("/retryBudget/ratio").asDouble()).isEqualTo(0.2);
+		assertThat(overload.at("/retryBudget/window").asText()).isEqualTo("10000ms");
+		assertThat(overload.at("/retryBudget/firstAttempts").asLong()).isEqualTo(1);
+		assertThat(overload.at("/throttle/k").asDouble()).isEqualTo(2.0);
+		assertThat(overload.at("/throttle/requests").asLong()).isEqualTo(1);
+		assertThat(overload.at("/throttle/accepts").asLong()).as("a 429 is a rejection for load").isZero();
+		assertThat(overload.at("/pause/paused").asBoolean()).isTrue();
+		assertThat(Instant.parse(overload.at("/pause/until").asText())).isBetween(before.plusSeconds(29),
+				Instant.now().plusSeconds(31));
+		assertThat(overload.path("rateLimiter").isMissingNode() || overload.path("rateLimiter").isNull()).isTrue();
+		assertThat(get("/actuator/triage/inventory", HttpStatus.OK).at("/overload/pause/paused").asBoolean())
+			.as("other clients are not paused").isFalse();
 	}
 
 	@Test

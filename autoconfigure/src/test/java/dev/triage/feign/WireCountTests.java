@@ -16,6 +16,7 @@ import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
 import dev.triage.support.TestApplication;
 import dev.triage.support.LoopbackUpstream;
+import dev.triage.support.WithoutOverloadProtection;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -30,6 +31,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
  * HTTP server on loopback: the number of requests that reached the wire is the row's {@code max-attempts}.
  * Breakers are disabled here (a huge minimum call count) so that counts are not cut short.
  */
+@WithoutOverloadProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.cloud.openfeign.client.config.inventory.read-timeout=400",
 				"spring.cloud.openfeign.client.config.inventory.connect-timeout=400",
@@ -62,13 +64,18 @@ class WireCountTests extends LoopbackUpstream {
 	}
 
 	@Test
-	void postAnswered503IsRetriedBecauseTheServerSaysItDidNothing() {
+	void postAnswered503IsTriedOnceButAPostAnswered429IsRetried() {
 		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "0")));
 
 		Throwable thrown = catchThrowable(() -> this.inventory.order("{}"));
 
 		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
-		assertThat(wireCount()).isEqualTo(3);
+		assertThat(wireCount()).isEqualTo(1);
+
+		upstream.resetAll();
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(429).withHeader("Retry-After", "0")));
+		catchThrowable(() -> this.inventory.order("{}"));
+		assertThat(wireCount()).as("a rate limiter rejects before doing any work").isEqualTo(4);
 	}
 
 	@Test
@@ -164,15 +171,20 @@ class WireCountTests extends LoopbackUpstream {
 			.contains("retry_suppressed=not_idempotent");
 	}
 
-	@Test
-	void overflowingRetryAfterIsIgnored() {
-		upstream.stubFor(any(anyUrl())
-			.willReturn(aResponse().withStatus(500).withHeader("Retry-After", "99999999999999999999999")));
+	@ParameterizedTest(name = "{0} with Retry-After: {1} fails fast")
+	@CsvSource(delimiter = '|', value = { "500|99999999999999999999999", "503|31536001", "429|9999999999999999",
+			"429|9223372036854775807", "503|Fri, 31 Dec 9999 23:59:59 GMT", "408|86400" })
+	void retryAfterLongerThanAnyMaximumFailsFast(int status, String retryAfter, CapturedOutput output) {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(status).withHeader("Retry-After", retryAfter)));
 
+		long start = System.nanoTime();
 		Throwable thrown = catchThrowable(() -> this.inventory.item("1"));
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
 
-		assertThat(((UpstreamResponseException) thrown).response().retryAfter()).isEmpty();
-		assertThat(wireCount()).isEqualTo(3);
+		assertThat(((UpstreamResponseException) thrown).response().retryAfter()).isPresent();
+		assertThat(wireCount()).isEqualTo(1);
+		assertThat(took).isLessThan(Duration.ofSeconds(5));
+		assertThat(output).contains("retry_suppressed=retry_after_too_long");
 	}
 
 	@Test

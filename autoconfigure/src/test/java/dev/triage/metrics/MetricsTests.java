@@ -11,6 +11,7 @@ import dev.triage.TriageFallback;
 import dev.triage.support.BillingClient;
 import dev.triage.support.TestApplication;
 import dev.triage.support.LoopbackUpstream;
+import dev.triage.support.WithoutOverloadProtection;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.search.Search;
@@ -26,6 +27,7 @@ import org.springframework.context.annotation.Import;
  * Raw attempts and final outcomes are separate meters; retries issued and suppressed are counted with their
  * reason; tags stay bounded whatever the paths and query values.
  */
+@WithoutOverloadProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.cloud.openfeign.client.config.inventory.read-timeout=300",
 				"resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=1000000",

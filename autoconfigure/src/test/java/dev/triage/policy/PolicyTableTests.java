@@ -19,7 +19,7 @@ class PolicyTableTests {
 	@CsvSource({ "300, 1, SUCCESS, false, true", "304, 1, SUCCESS, false, true", "400, 1, SUCCESS, false, true",
 			"404, 1, SUCCESS, false, true", "408, 2, FAILURE, false, true", "429, 4, IGNORE, false, false",
 			"498, 3, IGNORE, false, false", "499, 1, IGNORE, false, true", "500, 3, FAILURE, true, true",
-			"501, 1, IGNORE, true, true", "502, 3, FAILURE, true, true", "503, 3, FAILURE, true, false",
+			"501, 1, IGNORE, true, true", "502, 3, FAILURE, true, true", "503, 3, FAILURE, true, true",
 			"504, 2, FAILURE, true, true", "505, 1, IGNORE, true, true", "507, 3, FAILURE, true, true",
 			"599, 1, FAILURE, true, true", "520, 3, FAILURE, true, true", "460, 3, FAILURE, true, true",
 			"418, 3, FAILURE, true, true", "999, 3, FAILURE, true, true" })
@@ -63,7 +63,48 @@ class PolicyTableTests {
 			.isEqualTo(new Backoff(Duration.ofMillis(200), 2, Duration.ofSeconds(2), 0.5));
 		assertThat(this.defaults.forStatus(500, null).retryAfterMax()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(this.defaults.forStatus(408, null).retryAfter()).isEqualTo(RetryAfterMode.HONOR);
-		assertThat(this.defaults.forStatus(408, null).retryAfterMax()).isNull();
+		assertThat(this.defaults.forStatus(408, null).retryAfterMax()).isEqualTo(Duration.ofSeconds(30));
+	}
+
+	@ParameterizedTest(name = "{0}: pause {1}, overload {2}, failover {3}")
+	@CsvSource({ "400, false, false, false", "404, false, false, false", "408, false, false, false",
+			"429, true, true, false", "498, true, true, false", "499, false, false, false",
+			"500, false, false, false", "501, false, false, false", "502, false, false, true",
+			"503, true, true, true", "504, false, false, true", "599, false, false, true", "520, false, false, false" })
+	void overloadFieldsOfTheStatusRows(int status, String pause, boolean overload, boolean failover) {
+		Rule rule = this.defaults.forStatus(status, null);
+		assertThat(rule.pause()).isEqualTo(pause.equals("true"));
+		assertThat(rule.overload()).isEqualTo(overload);
+		assertThat(rule.failover()).isEqualTo(failover);
+	}
+
+	@ParameterizedTest(name = "{0}: failover {1}")
+	@CsvSource({ "POOL_TIMEOUT, false", "CONNECT_TIMEOUT, true", "CONNECTION_REFUSED, true", "UNKNOWN_HOST, true",
+			"IO_ERROR, false", "READ_TIMEOUT, false", "CONNECTION_RESET, false" })
+	void failoverOfTheTransportRows(TransportFailure failure, boolean failover) {
+		Rule rule = this.defaults.forTransport(failure);
+		assertThat(rule.failover()).isEqualTo(failover);
+		assertThat(rule.pause()).isFalse();
+		assertThat(rule.overload()).isFalse();
+	}
+
+	@Test
+	void newFieldsLayerLikeTheOthers() {
+		PolicyTable table = PolicyTable.builder()
+			.global(PolicyKey.status(503), RuleOverride.builder().set(RuleField.PAUSE, false).build())
+			.client(PolicyKey.statusClass(5), RuleOverride.builder().set(RuleField.FAILOVER, true).build())
+			.client(PolicyKey.status(429), RuleOverride.builder().set(RuleField.OVERLOAD, false).build())
+			.build();
+		assertThat(table.forStatus(503, null).pause()).isFalse();
+		assertThat(table.forStatus(503, null).overload()).as("inherited from the default row").isTrue();
+		assertThat(table.forStatus(500, null).failover()).isTrue();
+		assertThat(table.forStatus(429, null).overload()).isFalse();
+		assertThat(table.forStatus(429, null).pause()).isTrue();
+		assertThat(table.explain(PolicyKey.status(503)).sources()).containsEntry("pause", "global")
+			.containsEntry("overload", "default")
+			.containsEntry("failover", "default");
+		assertThatThrownBy(() -> RuleOverride.builder().set(RuleField.PAUSE, "maybe").build().validate("p"))
+			.hasMessageContaining("pause");
 	}
 
 	@Test
@@ -167,8 +208,10 @@ class PolicyTableTests {
 
 	@Test
 	void backoffFieldsInheritIndividually() {
-		RuleOverride onlyInitial = new RuleOverride(null, Duration.ofMillis(50), null, null, 0.0, null, null, null,
-				null, null, null);
+		RuleOverride onlyInitial = RuleOverride.builder()
+			.set(RuleField.BACKOFF_INITIAL, Duration.ofMillis(50))
+			.set(RuleField.BACKOFF_JITTER, 0.0)
+			.build();
 		PolicyTable table = PolicyTable.builder().global(PolicyKey.status(503), onlyInitial).build();
 
 		Backoff backoff = table.forStatus(503, null).backoff();
@@ -204,17 +247,15 @@ class PolicyTableTests {
 			.hasMessageContaining("triage.policies.503.max-attempts")
 			.hasMessageContaining("'0'")
 			.hasMessageContaining("at least 1");
-		assertThatThrownBy(() -> new RuleOverride(null, null, null, null, 1.5, null, null, null, null, null, null)
+		assertThatThrownBy(() -> RuleOverride.builder().set(RuleField.BACKOFF_JITTER, 1.5).build()
 			.validate("triage.policies.5xx")).hasMessageContaining("triage.policies.5xx.backoff.jitter")
 			.hasMessageContaining("1.5")
 			.hasMessageContaining("from 0 to 1");
-		assertThatThrownBy(() -> new RuleOverride(null, Duration.ofMillis(-5), null, null, null, null, null, null, null,
-				null, null)
+		assertThatThrownBy(() -> RuleOverride.builder().set(RuleField.BACKOFF_INITIAL, Duration.ofMillis(-5)).build()
 			.validate("triage.policies.429")).hasMessageContaining("triage.policies.429.backoff.initial");
-		assertThatThrownBy(() -> new RuleOverride(null, null, 0.5, null, null, null, null, null, null, null, null)
+		assertThatThrownBy(() -> RuleOverride.builder().set(RuleField.BACKOFF_MULTIPLIER, 0.5).build()
 			.validate("triage.policies.429")).hasMessageContaining("backoff.multiplier");
-		assertThatThrownBy(() -> new RuleOverride(null, null, null, null, null, null, Duration.ofSeconds(-1), null,
-				null, null, null)
+		assertThatThrownBy(() -> RuleOverride.builder().set(RuleField.RETRY_AFTER_MAX, Duration.ofSeconds(-1)).build()
 			.validate("triage.policies.429")).hasMessageContaining("triage.policies.429.retry-after-max");
 	}
 
@@ -234,7 +275,7 @@ class PolicyTableTests {
 		assertThat(rule503.sources()).containsEntry("max-attempts", "global")
 			.containsEntry("breaker", "client")
 			.containsEntry("backoff.max", "default");
-		assertThat(rule503.sources()).hasSize(RuleOverride.FIELDS.size());
+		assertThat(rule503.sources()).hasSize(RuleField.values().length);
 		assertThat(rule409.rule()).isEqualTo(table.forStatus(409, null));
 		assertThat(rule409.sources()).containsEntry("max-attempts", "client")
 			.containsEntry("alert", "global")
@@ -249,7 +290,11 @@ class PolicyTableTests {
 	}
 
 	private static RuleOverride override(Integer maxAttempts, BreakerOutcome breaker, Boolean alert) {
-		return new RuleOverride(maxAttempts, null, null, null, null, null, null, null, breaker, alert, null);
+		return RuleOverride.builder()
+			.set(RuleField.MAX_ATTEMPTS, maxAttempts)
+			.set(RuleField.BREAKER, breaker)
+			.set(RuleField.ALERT, alert)
+			.build();
 	}
 
 }

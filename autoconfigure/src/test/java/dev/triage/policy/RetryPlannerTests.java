@@ -6,9 +6,13 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class RetryPlannerTests {
 
@@ -32,7 +36,7 @@ class RetryPlannerTests {
 		assertThat(delay(this.middle, rule, 1)).isEqualTo(Duration.ofSeconds(1));
 		assertThat(delay(this.middle, rule, 2)).isEqualTo(Duration.ofSeconds(2));
 		assertThat(delay(this.middle, rule, 3)).isEqualTo(Duration.ofSeconds(4));
-		Rule long503 = new RuleOverride(20, null, null, null, null, null, null, null, null, null, null)
+		Rule long503 = RuleOverride.builder().set(RuleField.MAX_ATTEMPTS, 20).build()
 			.applyTo(this.table.forStatus(503, null));
 		assertThat(delay(this.middle, long503, 10)).isEqualTo(Duration.ofSeconds(8));
 		assertThat(delay(new RetryPlanner(() -> 0.0), long503, 10)).isEqualTo(Duration.ofSeconds(4));
@@ -56,30 +60,89 @@ class RetryPlannerTests {
 		assertThat(decision.retry()).isFalse();
 		assertThat(decision.suppressed()).isEqualTo(RetryDecision.Suppression.NOT_IDEMPOTENT);
 		assertThat(this.middle.decide(this.table.forStatus(503, null), 1, false, Optional.empty(), Duration.ZERO, null)
-			.retry()).as("503 says the server did nothing").isTrue();
+			.suppressed()).as("a POST answered 503 is tried once").isEqualTo(RetryDecision.Suppression.NOT_IDEMPOTENT);
+		assertThat(this.middle.decide(this.table.forStatus(429, null), 1, false, Optional.empty(), Duration.ZERO, null)
+			.retry()).as("a rate limiter rejects before doing any work").isTrue();
 	}
 
 	@Test
-	void idempotencyComesFromTheMethodOrAnIdempotencyKey() {
-		assertThat(RetryPlanner.isIdempotent("GET", false)).isTrue();
-		assertThat(RetryPlanner.isIdempotent("PUT", false)).isTrue();
-		assertThat(RetryPlanner.isIdempotent("DELETE", false)).isTrue();
-		assertThat(RetryPlanner.isIdempotent("POST", false)).isFalse();
-		assertThat(RetryPlanner.isIdempotent("PATCH", false)).isFalse();
-		assertThat(RetryPlanner.isIdempotent("POST", true)).isTrue();
+	void writesAreNotIdempotentByDefaultUnlessTheyCarryAnIdempotencyKey() {
+		assertThat(this.middle.isIdempotent("GET", false)).isTrue();
+		assertThat(this.middle.isIdempotent("HEAD", false)).isTrue();
+		assertThat(this.middle.isIdempotent("PUT", false)).isFalse();
+		assertThat(this.middle.isIdempotent("DELETE", false)).isFalse();
+		assertThat(this.middle.isIdempotent("POST", false)).isFalse();
+		assertThat(this.middle.isIdempotent("PATCH", false)).isFalse();
+		assertThat(this.middle.isIdempotent("POST", true)).isTrue();
+		assertThat(this.middle.isIdempotent("PUT", true)).isTrue();
 	}
 
 	@Test
-	void honoredRetryAfterIsTheExactWait() {
-		RetryDecision decision = this.middle.decide(this.table.forStatus(503, null), 1, true,
-				Optional.of(Duration.ofSeconds(7)), Duration.ZERO, null);
-		assertThat(decision.delay()).isEqualTo(Duration.ofSeconds(7));
+	void putAndDeleteCanBeOptedIn() {
+		RetryPlanner planner = new RetryPlanner(() -> 0.5, Set.of("get", "PUT ", "delete"));
+		assertThat(planner.isIdempotent("PUT", false)).isTrue();
+		assertThat(planner.isIdempotent("DELETE", false)).isTrue();
+		assertThat(planner.isIdempotent("GET", false)).isTrue();
+		assertThat(planner.isIdempotent("HEAD", false)).isFalse();
+		assertThat(planner.isIdempotent("POST", false)).isFalse();
+	}
+
+	@Test
+	void honoredRetryAfterIsNeverShorterThanAskedAndJitteredUpToJitterTimesIt() {
+		Rule rule = this.table.forStatus(429, null);
+		Optional<Duration> seven = Optional.of(Duration.ofSeconds(7));
+		assertThat(new RetryPlanner(() -> 0.0).decide(rule, 1, true, seven, Duration.ZERO, null).delay())
+			.isEqualTo(Duration.ofSeconds(7));
+		assertThat(this.middle.decide(rule, 1, true, seven, Duration.ZERO, null).delay())
+			.as("jitter 0.5, draw 0.5: 7s + 25%").isEqualTo(Duration.ofMillis(8_750));
+		assertThat(new RetryPlanner(() -> 0.999999).decide(rule, 1, true, Optional.of(Duration.ofSeconds(2)),
+				Duration.ZERO, null).delay()).isBetween(Duration.ofMillis(2_999), Duration.ofSeconds(3));
+	}
+
+	@Test
+	void jitteredRetryAfterIsCappedAtBackoffMaxButNeverBelowTheAskedValue() {
+		Rule rule = this.table.forStatus(503, null);
+		RetryPlanner high = new RetryPlanner(() -> 0.999999);
+		assertThat(high.decide(rule, 1, true, Optional.of(Duration.ofSeconds(6)), Duration.ZERO, null).delay())
+			.as("6s + up to 3s, capped at the 8s backoff.max").isEqualTo(Duration.ofSeconds(8));
+		assertThat(high.decide(rule, 1, true, Optional.of(Duration.ofSeconds(30)), Duration.ZERO, null).delay())
+			.as("asked for more than backoff.max: exactly what was asked").isEqualTo(Duration.ofSeconds(30));
+	}
+
+	@Test
+	void retryAfterWaitsSpreadAcrossCallers() {
+		Rule rule = this.table.forStatus(429, null);
+		RetryPlanner random = new RetryPlanner(Math::random);
+		Set<Duration> waits = new HashSet<>();
+		for (int i = 0; i < 20; i++) {
+			Duration wait = random.decide(rule, 1, true, Optional.of(Duration.ofSeconds(2)), Duration.ZERO, null)
+				.delay();
+			assertThat(wait).isBetween(Duration.ofSeconds(2), Duration.ofSeconds(3));
+			waits.add(wait);
+		}
+		assertThat(waits).as("20 callers given the same Retry-After").hasSizeGreaterThan(10);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "31536001", "9999999999999999", "9223372036854775807", "Fri, 31 Dec 9999 23:59:59 GMT" })
+	void retryAfterTooLargeToRepresentFailsFast(String header) {
+		Optional<Duration> parsed = RetryAfter.parse(header, Clock.systemUTC());
+		assertThat(parsed).isPresent();
+		for (int status : new int[] { 429, 503, 408 }) {
+			RetryDecision decision = this.middle.decide(this.table.forStatus(status, null), 1, true, parsed,
+					Duration.ZERO, null);
+			assertThat(decision.retry()).as("status " + status).isFalse();
+			assertThat(decision.suppressed()).isEqualTo(RetryDecision.Suppression.RETRY_AFTER_TOO_LONG);
+		}
+		Rule unlimited = RuleOverride.builder().set(RuleField.MAX_ATTEMPTS, 3).build()
+			.applyTo(Rule.builder().honorRetryAfter(null).build());
+		assertThat(this.middle.decide(unlimited, 1, true, parsed, Duration.ZERO, null).suppressed())
+			.as("even without retry-after-max").isEqualTo(RetryDecision.Suppression.RETRY_AFTER_TOO_LONG);
 	}
 
 	@Test
 	void ignoredRetryAfterUsesTheBackoff() {
-		Rule ignoring = new RuleOverride(null, null, null, null, null, RetryAfterMode.IGNORE, null, null, null, null,
-				null)
+		Rule ignoring = RuleOverride.builder().set(RuleField.RETRY_AFTER, RetryAfterMode.IGNORE).build()
 			.applyTo(this.table.forStatus(503, null));
 		RetryDecision decision = this.middle.decide(ignoring, 1, true, Optional.of(Duration.ofSeconds(7)), Duration.ZERO,
 				null);
@@ -116,15 +179,17 @@ class RetryPlannerTests {
 	}
 
 	@Test
-	void retryAfterIgnoresMalformedNegativePastAndOverflowingValues() {
+	void retryAfterIgnoresMalformedNegativeAndPastValues() {
 		Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
 		assertThat(RetryAfter.parse(null, clock)).isEmpty();
 		assertThat(RetryAfter.parse("", clock)).isEmpty();
 		assertThat(RetryAfter.parse("-5", clock)).isEmpty();
 		assertThat(RetryAfter.parse("1.5", clock)).isEmpty();
 		assertThat(RetryAfter.parse("soon", clock)).isEmpty();
-		assertThat(RetryAfter.parse("99999999999999999999", clock)).isEmpty();
-		assertThat(RetryAfter.parse("999999999", clock)).as("more than a year").isEmpty();
+		assertThat(RetryAfter.parse("99999999999999999999", clock)).as("well-formed, too large")
+			.contains(RetryAfter.BEYOND_LIMIT);
+		assertThat(RetryAfter.parse("999999999", clock)).as("more than a year").contains(RetryAfter.BEYOND_LIMIT);
+		assertThat(RetryAfter.parse("31536000", clock)).as("exactly a year").contains(Duration.ofDays(365));
 		assertThat(RetryAfter.parse("Sun, 29 Nov 2026 11:59:00 GMT", clock)).as("in the past").isEmpty();
 	}
 

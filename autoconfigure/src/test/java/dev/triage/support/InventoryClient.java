@@ -2,9 +2,11 @@ package dev.triage.support;
 
 import feign.Response;
 import org.springframework.cloud.openfeign.FeignClient;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -29,5 +31,11 @@ public interface InventoryClient {
 
 	@PostMapping("/orders")
 	String order(@RequestBody String body, @RequestHeader("Idempotency-Key") String idempotencyKey);
+
+	@PutMapping("/orders/{id}")
+	String replace(@PathVariable("id") String id, @RequestBody String body);
+
+	@DeleteMapping("/orders/{id}")
+	String cancel(@PathVariable("id") String id);
 
 }

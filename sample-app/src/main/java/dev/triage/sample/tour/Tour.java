@@ -1,6 +1,7 @@
 package dev.triage.sample.tour;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -174,6 +175,7 @@ public class Tour {
 
 	private Row call(String scenario, String upstreamDid, String client, IntSupplier wireCounter, Callable<Object> action,
 			Function<Observed, List<String>> check) {
+		waitOutPause(client);
 		this.lastCall.take();
 		int before = wireCounter.getAsInt();
 		long start = System.nanoTime();
@@ -268,6 +270,17 @@ public class Tour {
 			problems.add("policy says " + wire + " attempt(s), " + o.wire() + " reached the wire");
 		}
 		return problems;
+	}
+
+	/**
+	 * Every scenario starts from a quiet upstream: a pause asked for by the previous row's Retry-After (which
+	 * would rightly refuse this row's call) is waited out first.
+	 */
+	private void waitOutPause(String client) {
+		Instant until = this.clients.get(client).overload().pause().until();
+		if (until != null) {
+			sleep(Duration.between(Instant.now(), until).plusMillis(20));
+		}
 	}
 
 	private static void sleep(Duration duration) {

@@ -1,0 +1,35 @@
+package dev.triage;
+
+import java.util.Locale;
+
+/**
+ * Why Triage refused an attempt before it reached the wire. A refused call gets
+ * {@link UpstreamUnavailableException} (or the fallback with it); a refused retry ends the call with its last
+ * real outcome.
+ */
+public enum Refusal {
+
+	/** The upstream's (or every channel's) circuit breaker is open. */
+	BREAKER_OPEN,
+
+	/** The upstream asked, with {@code Retry-After}, not to be called before a later instant. */
+	PAUSED,
+
+	/** Adaptive throttling: the upstream has been rejecting this client's load. */
+	THROTTLED,
+
+	/** The client's Resilience4j rate limiter had no permit within its timeout. */
+	RATE_LIMITED,
+
+	/** The same request kept failing while the upstream answered others: it is a poison request. */
+	POISON;
+
+	/**
+	 * Return the tag value used in metrics and logs, e.g. {@code breaker_open}.
+	 * @return the lower-case name
+	 */
+	public String tag() {
+		return name().toLowerCase(Locale.ROOT);
+	}
+
+}

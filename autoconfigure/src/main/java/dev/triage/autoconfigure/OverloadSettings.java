@@ -1,0 +1,77 @@
+package dev.triage.autoconfigure;
+
+import java.time.Duration;
+import java.util.function.Function;
+
+import dev.triage.overload.AdaptiveThrottle;
+import dev.triage.overload.RetryBudget;
+import dev.triage.policy.InvalidPolicyException;
+
+/**
+ * Resolves a client's retry budget and throttle settings field by field (client, then global, then the
+ * defaults) and fails startup naming the property of a bad value.
+ */
+final class OverloadSettings {
+
+	private OverloadSettings() {
+	}
+
+	static RetryBudget.Settings budget(TriageProperties properties, String clientName) {
+		TriageProperties.RetryBudget global = properties.getRetryBudget();
+		TriageProperties.Client client = (clientName != null) ? properties.getClients().get(clientName) : null;
+		TriageProperties.RetryBudget own = (client != null) ? client.getRetryBudget() : null;
+		String prefix = (own != null) ? "triage.clients." + clientName + ".retry-budget" : "triage.retry-budget";
+		RetryBudget.Settings defaults = RetryBudget.Settings.DEFAULTS;
+		Layers<TriageProperties.RetryBudget> layers = new Layers<>(own, global);
+		double ratio = layers.pick(TriageProperties.RetryBudget::getRatio, defaults.ratio());
+		double reserve = layers.pick(TriageProperties.RetryBudget::getMinRetriesPerSecond, defaults.minRetriesPerSecond());
+		Duration window = layers.pick(TriageProperties.RetryBudget::getWindow, defaults.window());
+		check(ratio >= 0 && ratio <= 100, prefix + ".ratio", ratio, "a number of 0 or more, e.g. 0.2 (20% of first attempts)");
+		check(reserve >= 0, prefix + ".min-retries-per-second", reserve, "a number of 0 or more, e.g. 10");
+		check(window.toMillis() >= 1000, prefix + ".window", window, "a duration of at least 1s, e.g. 10s");
+		return new RetryBudget.Settings(layers.pick(TriageProperties.RetryBudget::getEnabled, defaults.enabled()), ratio,
+				reserve, window);
+	}
+
+	static AdaptiveThrottle.Settings throttle(TriageProperties properties, String clientName) {
+		TriageProperties.Throttle global = properties.getThrottle();
+		TriageProperties.Client client = (clientName != null) ? properties.getClients().get(clientName) : null;
+		TriageProperties.Throttle own = (client != null) ? client.getThrottle() : null;
+		String prefix = (own != null) ? "triage.clients." + clientName + ".throttle" : "triage.throttle";
+		AdaptiveThrottle.Settings defaults = AdaptiveThrottle.Settings.DEFAULTS;
+		Layers<TriageProperties.Throttle> layers = new Layers<>(own, global);
+		double k = layers.pick(TriageProperties.Throttle::getK, defaults.k());
+		Duration window = layers.pick(TriageProperties.Throttle::getWindow, defaults.window());
+		long minRequests = layers.pick(TriageProperties.Throttle::getMinRequests, defaults.minRequests());
+		double maxDrop = layers.pick(TriageProperties.Throttle::getMaxDropProbability, defaults.maxDropProbability());
+		check(k >= 1, prefix + ".k", k, "a number of at least 1, e.g. 2 (1 refuses as soon as any attempt is rejected)");
+		check(window.toMillis() >= 1000, prefix + ".window", window, "a duration of at least 1s, e.g. 2m");
+		check(minRequests >= 0, prefix + ".min-requests", minRequests, "a whole number of 0 or more, e.g. 20");
+		check(maxDrop >= 0 && maxDrop < 1, prefix + ".max-drop-probability", maxDrop,
+				"a number from 0 to below 1, e.g. 0.9 (some traffic must reach the upstream to see it recover)");
+		return new AdaptiveThrottle.Settings(layers.pick(TriageProperties.Throttle::getEnabled, defaults.enabled()), k,
+				window, minRequests, maxDrop);
+	}
+
+	private static void check(boolean valid, String property, Object value, String allowed) {
+		if (!valid) {
+			throw new InvalidPolicyException(property, value, allowed);
+		}
+	}
+
+	/**
+	 * A client's settings over the global ones: the first layer that sets a field wins.
+	 */
+	private record Layers<T>(T client, T global) {
+
+		<V> V pick(Function<T, V> field, V fallback) {
+			V value = (this.client != null) ? field.apply(this.client) : null;
+			if (value == null) {
+				value = field.apply(this.global);
+			}
+			return (value != null) ? value : fallback;
+		}
+
+	}
+
+}

@@ -1,0 +1,51 @@
+package dev.triage.metrics;
+
+import dev.triage.feign.ClientRuntime;
+import dev.triage.feign.ManagedClients;
+import dev.triage.overload.Overload;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+
+/**
+ * Gauges of each managed client's overload protection, read when scraped:
+ * <ul>
+ * <li>{@code triage.throttle.drop.probability}: client; the share of attempts throttling refuses now</li>
+ * <li>{@code triage.retry.budget.remaining}: client; retries the budget still allows in its window</li>
+ * <li>{@code triage.paused}: client; 1 while the upstream is paused by a {@code Retry-After}, else 0</li>
+ * </ul>
+ */
+public final class OverloadMetrics implements MeterBinder {
+
+	private final ManagedClients clients;
+
+	/**
+	 * Create the binder.
+	 * @param clients the managed clients
+	 */
+	public OverloadMetrics(ManagedClients clients) {
+		this.clients = clients;
+	}
+
+	@Override
+	public void bindTo(MeterRegistry registry) {
+		this.clients.all().forEach((name, runtime) -> bind(registry, name, runtime));
+	}
+
+	private static void bind(MeterRegistry registry, String name, ClientRuntime runtime) {
+		Overload overload = runtime.overload();
+		Gauge.builder("triage.throttle.drop.probability", overload, (o) -> o.throttle().dropProbability())
+			.description("Share of attempts adaptive throttling refuses now")
+			.tag("client", name)
+			.register(registry);
+		Gauge.builder("triage.retry.budget.remaining", overload, (o) -> o.budget().retriesLeft())
+			.description("Retries the retry budget still allows in its window")
+			.tag("client", name)
+			.register(registry);
+		Gauge.builder("triage.paused", overload, (o) -> o.pause().isPaused() ? 1 : 0)
+			.description("1 while the upstream is paused by a Retry-After, else 0")
+			.tag("client", name)
+			.register(registry);
+	}
+
+}

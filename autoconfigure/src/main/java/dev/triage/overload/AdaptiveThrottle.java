@@ -1,0 +1,124 @@
+package dev.triage.overload;
+
+import java.time.Duration;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
+
+/**
+ * Client-side adaptive throttling (Google SRE book, "Handling Overload"): over a sliding window the client
+ * counts the attempts it was about to send ({@code requests}) and those the upstream did not reject for load
+ * ({@code accepts}), and refuses locally with probability
+ * {@code min(maxDropProbability, max(0, (requests − k × accepts) / (requests + 1)))}. While at least 1/k of
+ * attempts are accepted nothing is refused; a quiet client (below {@code minRequests}) is never throttled; and
+ * some traffic always goes through, so the upstream's recovery is seen.
+ */
+public final class AdaptiveThrottle {
+
+	private static final int REQUESTS = 0;
+
+	private static final int ACCEPTS = 1;
+
+	private final Settings settings;
+
+	private final SlidingWindow window;
+
+	private final DoubleSupplier random;
+
+	/**
+	 * Create a throttle.
+	 * @param settings its settings
+	 * @param nanoClock the time source, {@link System#nanoTime()} in production
+	 * @param random uniform random numbers in [0, 1)
+	 */
+	public AdaptiveThrottle(Settings settings, LongSupplier nanoClock, DoubleSupplier random) {
+		this.settings = settings;
+		this.window = new SlidingWindow(settings.window(), 12, 2, nanoClock);
+		this.random = random;
+	}
+
+	/**
+	 * Decide about an attempt the client is about to send, and count it as a request either way.
+	 * @return whether it may be sent
+	 */
+	public boolean admit() {
+		if (!this.settings.enabled()) {
+			return true;
+		}
+		long requests = this.window.sum(REQUESTS);
+		long accepts = this.window.sum(ACCEPTS);
+		this.window.add(REQUESTS);
+		if (requests < this.settings.minRequests()) {
+			return true;
+		}
+		double drop = probability(requests, accepts);
+		return drop <= 0 || this.random.getAsDouble() >= drop;
+	}
+
+	/**
+	 * Record an attempt that got an answer the upstream did not reject for load.
+	 */
+	public void onAccepted() {
+		if (this.settings.enabled()) {
+			this.window.add(ACCEPTS);
+		}
+	}
+
+	/**
+	 * Return the probability with which the next attempt would be refused.
+	 * @return a probability from 0 to {@code maxDropProbability}
+	 */
+	public double dropProbability() {
+		if (!this.settings.enabled()) {
+			return 0;
+		}
+		long requests = this.window.sum(REQUESTS);
+		return (requests < this.settings.minRequests()) ? 0 : probability(requests, this.window.sum(ACCEPTS));
+	}
+
+	/**
+	 * Return the requests in the window.
+	 * @return the count
+	 */
+	public long requests() {
+		return this.window.sum(REQUESTS);
+	}
+
+	/**
+	 * Return the accepts in the window.
+	 * @return the count
+	 */
+	public long accepts() {
+		return this.window.sum(ACCEPTS);
+	}
+
+	/**
+	 * Return the settings.
+	 * @return the settings
+	 */
+	public Settings settings() {
+		return this.settings;
+	}
+
+	private double probability(long requests, long accepts) {
+		double p = (requests - this.settings.k() * accepts) / (requests + 1.0);
+		return Math.min(this.settings.maxDropProbability(), Math.max(0, p));
+	}
+
+	/**
+	 * A throttle's settings.
+	 *
+	 * @param enabled whether the client throttles itself at all
+	 * @param k how many requests per accept are tolerated before refusing (2 = refuse once fewer than half are
+	 * accepted)
+	 * @param window the sliding window
+	 * @param minRequests requests the window must hold before anything is refused
+	 * @param maxDropProbability the highest share of attempts ever refused
+	 */
+	public record Settings(boolean enabled, double k, Duration window, long minRequests, double maxDropProbability) {
+
+		/** The defaults: on, k = 2, 2 minutes, 20 requests, at most 90% refused. */
+		public static final Settings DEFAULTS = new Settings(true, 2.0, Duration.ofMinutes(2), 20, 0.9);
+
+	}
+
+}

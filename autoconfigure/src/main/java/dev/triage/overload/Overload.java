@@ -1,0 +1,32 @@
+package dev.triage.overload;
+
+import java.time.Clock;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * What protects one client's upstream from overload, checked around every attempt: the retry budget, the
+ * pause a {@code Retry-After} asked for, adaptive throttling and an optional static rate limit.
+ *
+ * @param budget the retry budget
+ * @param throttle the adaptive throttle
+ * @param pause the upstream's pause
+ * @param rateLimit the static rate limit, {@link RateLimit#NONE} when none is configured
+ */
+public record Overload(RetryBudget budget, AdaptiveThrottle throttle, Pause pause, RateLimit rateLimit) {
+
+	/**
+	 * Create the protection of one client with the system clocks.
+	 * @param budget the budget's settings
+	 * @param throttle the throttle's settings
+	 * @param rateLimit the rate limit
+	 * @param clock the wall clock
+	 * @return the protection
+	 */
+	public static Overload of(RetryBudget.Settings budget, AdaptiveThrottle.Settings throttle, RateLimit rateLimit,
+			Clock clock) {
+		return new Overload(new RetryBudget(budget, System::nanoTime),
+				new AdaptiveThrottle(throttle, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble()),
+				new Pause(clock), rateLimit);
+	}
+
+}

@@ -1,0 +1,56 @@
+package dev.triage.overload;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * An upstream that asked, with {@code Retry-After}, not to be called before a given instant. Other calls are
+ * refused at once while it lasts; nobody waits on it. A later {@code Retry-After} extends it, never shortens it.
+ */
+public final class Pause {
+
+	private final Clock clock;
+
+	private final AtomicLong untilMillis = new AtomicLong();
+
+	/**
+	 * Create a pause that is not in effect.
+	 * @param clock the wall clock
+	 */
+	public Pause(Clock clock) {
+		this.clock = clock;
+	}
+
+	/**
+	 * Pause the upstream for a while from now, unless it is already paused for longer.
+	 * @param duration how long the upstream asked for
+	 */
+	public void pauseFor(Duration duration) {
+		if (duration.isNegative() || duration.isZero()) {
+			return;
+		}
+		long until = this.clock.millis() + duration.toMillis();
+		this.untilMillis.accumulateAndGet(until, Math::max);
+	}
+
+	/**
+	 * Return whether the upstream is paused now.
+	 * @return whether calls to it are refused
+	 */
+	public boolean isPaused() {
+		long until = this.untilMillis.get();
+		return until != 0 && this.clock.millis() < until;
+	}
+
+	/**
+	 * Return until when the upstream is paused.
+	 * @return the instant, or {@code null} when it is not paused
+	 */
+	public Instant until() {
+		long until = this.untilMillis.get();
+		return (until != 0 && this.clock.millis() < until) ? Instant.ofEpochMilli(until) : null;
+	}
+
+}

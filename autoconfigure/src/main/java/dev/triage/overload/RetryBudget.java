@@ -1,0 +1,112 @@
+package dev.triage.overload;
+
+import java.time.Duration;
+import java.util.function.LongSupplier;
+
+/**
+ * Caps the retries one client makes so that retries cannot multiply an outage (seed 000's retry storm: N
+ * clients × (R+1) requests). Within a sliding window, retries are allowed up to
+ * {@code minRetriesPerSecond × window + ratio × first attempts}: a reserve for quiet clients plus a share of the
+ * real load, after Finagle's {@code RetryBudget} and Envoy's retry budgets. At 100% failure a client sends at
+ * most {@code (1 + ratio)} times its callers' load plus the reserve, whatever {@code max-attempts} says.
+ */
+public final class RetryBudget {
+
+	private static final int FIRST = 0;
+
+	private static final int RETRY = 1;
+
+	private final Settings settings;
+
+	private final SlidingWindow window;
+
+	private final double reserve;
+
+	/**
+	 * Create a budget.
+	 * @param settings its settings
+	 * @param nanoClock the time source, {@link System#nanoTime()} in production
+	 */
+	public RetryBudget(Settings settings, LongSupplier nanoClock) {
+		this.settings = settings;
+		long seconds = Math.max(1, settings.window().toSeconds());
+		this.window = new SlidingWindow(settings.window(), (int) Math.min(seconds, 60), 2, nanoClock);
+		this.reserve = settings.minRetriesPerSecond() * settings.window().toMillis() / 1000.0;
+	}
+
+	/**
+	 * Record a call's first attempt: it earns {@code ratio} of a retry.
+	 */
+	public void onFirstAttempt() {
+		if (this.settings.enabled()) {
+			this.window.add(FIRST);
+		}
+	}
+
+	/**
+	 * Take one retry from the budget.
+	 * @return whether the retry may be made
+	 */
+	public boolean tryRetry() {
+		if (!this.settings.enabled()) {
+			return true;
+		}
+		if (this.window.sum(RETRY) >= allowed()) {
+			return false;
+		}
+		this.window.add(RETRY);
+		return true;
+	}
+
+	/**
+	 * Return how many retries the window still allows.
+	 * @return the retries left, never negative
+	 */
+	public long retriesLeft() {
+		return Math.max(0, (long) Math.floor(allowed()) - this.window.sum(RETRY));
+	}
+
+	/**
+	 * Return the first attempts in the window.
+	 * @return the count
+	 */
+	public long firstAttempts() {
+		return this.window.sum(FIRST);
+	}
+
+	/**
+	 * Return the retries in the window.
+	 * @return the count
+	 */
+	public long retries() {
+		return this.window.sum(RETRY);
+	}
+
+	/**
+	 * Return the settings.
+	 * @return the settings
+	 */
+	public Settings settings() {
+		return this.settings;
+	}
+
+	private double allowed() {
+		return this.reserve + this.settings.ratio() * this.window.sum(FIRST);
+	}
+
+	/**
+	 * A budget's settings.
+	 *
+	 * @param enabled whether retries are budgeted at all
+	 * @param ratio retries allowed per first attempt in the window
+	 * @param minRetriesPerSecond retries allowed per second of the window whatever the load
+	 * @param window the sliding window
+	 */
+	public record Settings(boolean enabled, double ratio, double minRetriesPerSecond, Duration window) {
+
+		/** The defaults: on, 20%, 10 per second, 10 seconds. */
+		public static final Settings DEFAULTS = new Settings(true, 0.2, 10, Duration.ofSeconds(10));
+
+	}
+
+}

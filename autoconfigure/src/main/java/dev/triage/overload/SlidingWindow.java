@@ -1,0 +1,64 @@
+package dev.triage.overload;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongSupplier;
+
+/**
+ * A few counters over a sliding time window, kept in a ring of buckets: adding is O(1) and allocates nothing,
+ * summing reads every bucket once. Lock-free; an increment that races the turn of its bucket to a new period
+ * may be lost, which a rate estimate can afford.
+ */
+final class SlidingWindow {
+
+	private final int buckets;
+
+	private final int counters;
+
+	private final long bucketNanos;
+
+	private final LongSupplier nanoClock;
+
+	/** Per bucket, the absolute period index its counts belong to. */
+	private final AtomicLongArray periods;
+
+	/** Per bucket and counter, {@code bucket * counters + counter}. */
+	private final AtomicLongArray counts;
+
+	SlidingWindow(Duration window, int buckets, int counters, LongSupplier nanoClock) {
+		this.buckets = buckets;
+		this.counters = counters;
+		this.bucketNanos = Math.max(1, window.toNanos() / buckets);
+		this.nanoClock = nanoClock;
+		this.periods = new AtomicLongArray(buckets);
+		for (int i = 0; i < buckets; i++) {
+			this.periods.set(i, Long.MIN_VALUE);
+		}
+		this.counts = new AtomicLongArray(buckets * counters);
+	}
+
+	void add(int counter) {
+		long period = Math.floorDiv(this.nanoClock.getAsLong(), this.bucketNanos);
+		int bucket = (int) Math.floorMod(period, (long) this.buckets);
+		long owner = this.periods.get(bucket);
+		if (owner < period && this.periods.compareAndSet(bucket, owner, period)) {
+			for (int c = 0; c < this.counters; c++) {
+				this.counts.set(bucket * this.counters + c, 0);
+			}
+		}
+		this.counts.incrementAndGet(bucket * this.counters + counter);
+	}
+
+	long sum(int counter) {
+		long period = Math.floorDiv(this.nanoClock.getAsLong(), this.bucketNanos);
+		long total = 0;
+		for (int bucket = 0; bucket < this.buckets; bucket++) {
+			long owner = this.periods.get(bucket);
+			if (owner > period - this.buckets && owner <= period) {
+				total += this.counts.get(bucket * this.counters + counter);
+			}
+		}
+		return total;
+	}
+
+}
