@@ -4,7 +4,7 @@ import dev.triage.overload.RateLimit;
 import dev.triage.overload.RateLimits;
 import dev.triage.overload.Resilience4jRateLimit;
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,10 +19,14 @@ import org.springframework.core.env.Environment;
 class TriageRateLimiterConfiguration {
 
 	@Bean
-	@ConditionalOnBean(RateLimiterRegistry.class)
-	RateLimits triageRateLimits(RateLimiterRegistry registry, Environment environment) {
-		return (client) -> ApplicationSettings.configured(environment, "resilience4j.ratelimiter.instances." + client)
-				? new Resilience4jRateLimit(registry.rateLimiter(client)) : RateLimit.NONE;
+	RateLimits triageRateLimits(ObjectProvider<RateLimiterRegistry> registry, Environment environment) {
+		return (client) -> {
+			RateLimiterRegistry limiters = registry.getIfAvailable();
+			boolean configured = ApplicationSettings.configured(environment,
+					"resilience4j.ratelimiter.instances." + client);
+			return (limiters != null && configured) ? new Resilience4jRateLimit(limiters.rateLimiter(client))
+					: RateLimit.NONE;
+		};
 	}
 
 }

@@ -1,0 +1,151 @@
+package dev.triage.overload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The overload mechanisms as plain Java, on a hand-driven clock.
+ */
+class OverloadUnitTests {
+
+	private final AtomicLong nanos = new AtomicLong(1_000_000_000L);
+
+	private void advance(Duration duration) {
+		this.nanos.addAndGet(duration.toNanos());
+	}
+
+	@Test
+	void budgetAllowsTheReservePlusRatioOfFirstAttemptsInTheWindow() {
+		RetryBudget budget = new RetryBudget(new RetryBudget.Settings(true, 0.2, 1, Duration.ofSeconds(10)),
+				this.nanos::get);
+		for (int i = 0; i < 100; i++) {
+			budget.onFirstAttempt();
+		}
+		int granted = 0;
+		while (budget.tryRetry()) {
+			granted++;
+		}
+		assertThat(granted).as("10 reserve + 0.2 x 100").isEqualTo(30);
+		assertThat(budget.retriesLeft()).isZero();
+		budget.onFirstAttempt();
+		budget.onFirstAttempt();
+		budget.onFirstAttempt();
+		budget.onFirstAttempt();
+		budget.onFirstAttempt();
+		assertThat(budget.tryRetry()).as("five more first attempts earn one retry").isTrue();
+		assertThat(budget.tryRetry()).isFalse();
+	}
+
+	@Test
+	void budgetRefillsAsTheWindowSlides() {
+		RetryBudget budget = new RetryBudget(new RetryBudget.Settings(true, 0, 1, Duration.ofSeconds(10)),
+				this.nanos::get);
+		for (int i = 0; i < 10; i++) {
+			assertThat(budget.tryRetry()).isTrue();
+		}
+		assertThat(budget.tryRetry()).isFalse();
+		advance(Duration.ofSeconds(11));
+		assertThat(budget.retriesLeft()).isEqualTo(10);
+		assertThat(budget.tryRetry()).isTrue();
+	}
+
+	@Test
+	void disabledBudgetAllowsEveryRetry() {
+		RetryBudget budget = new RetryBudget(new RetryBudget.Settings(false, 0, 0, Duration.ofSeconds(10)),
+				this.nanos::get);
+		for (int i = 0; i < 1000; i++) {
+			assertThat(budget.tryRetry()).isTrue();
+		}
+	}
+
+	@Test
+	void throttleNeverRefusesWhileAtLeastOneInKIsAccepted() {
+		AdaptiveThrottle throttle = new AdaptiveThrottle(AdaptiveThrottle.Settings.DEFAULTS, this.nanos::get,
+				() -> 0.0);
+		for (int i = 0; i < 10_000; i++) {
+			assertThat(throttle.admit()).isTrue();
+			if (i % 2 == 0) {
+				throttle.onAccepted();
+			}
+		}
+		assertThat(throttle.dropProbability()).isZero();
+	}
+
+	@Test
+	void throttleRefusesWithTheSreProbabilityOnceTheWindowHoldsEnoughRequests() {
+		AdaptiveThrottle throttle = new AdaptiveThrottle(
+				new AdaptiveThrottle.Settings(true, 2, Duration.ofMinutes(2), 20, 0.9), this.nanos::get, () -> 0.5);
+		for (int i = 0; i < 20; i++) {
+			assertThat(throttle.admit()).as("a cold client is never throttled").isTrue();
+		}
+		for (int i = 0; i < 5; i++) {
+			throttle.onAccepted();
+		}
+		// (20 - 2 x 5) / 21 = 0.476: a draw of 0.5 passes
+		assertThat(throttle.dropProbability()).isCloseTo(10 / 21.0, org.assertj.core.data.Offset.offset(1e-9));
+		assertThat(throttle.admit()).isTrue();
+		for (int i = 0; i < 100; i++) {
+			throttle.admit();
+		}
+		assertThat(throttle.dropProbability()).as("capped").isEqualTo(0.9);
+		assertThat(throttle.admit()).as("a draw of 0.5 is below 0.9").isFalse();
+	}
+
+	@Test
+	void throttleForgetsOnceTheWindowHasPassed() {
+		AdaptiveThrottle throttle = new AdaptiveThrottle(
+				new AdaptiveThrottle.Settings(true, 2, Duration.ofSeconds(12), 20, 0.9), this.nanos::get, () -> 0.0);
+		for (int i = 0; i < 100; i++) {
+			throttle.admit();
+		}
+		assertThat(throttle.admit()).isFalse();
+		advance(Duration.ofSeconds(13));
+		assertThat(throttle.requests()).isZero();
+		assertThat(throttle.admit()).isTrue();
+	}
+
+	@Test
+	void pauseLastsUntilTheAskedInstantAndIsOnlyExtended() {
+		AtomicLong millis = new AtomicLong(1_000_000);
+		Clock clock = new Clock() {
+
+			@Override
+			public ZoneOffset getZone() {
+				return ZoneOffset.UTC;
+			}
+
+			@Override
+			public Clock withZone(java.time.ZoneId zone) {
+				return this;
+			}
+
+			@Override
+			public Instant instant() {
+				return Instant.ofEpochMilli(millis.get());
+			}
+
+		};
+		Pause pause = new Pause(clock);
+		assertThat(pause.isPaused()).isFalse();
+		pause.pauseFor(Duration.ofSeconds(5));
+		assertThat(pause.isPaused()).isTrue();
+		assertThat(pause.until()).isEqualTo(Instant.ofEpochMilli(1_005_000));
+		pause.pauseFor(Duration.ofSeconds(1));
+		assertThat(pause.until()).as("never shortened").isEqualTo(Instant.ofEpochMilli(1_005_000));
+		pause.pauseFor(Duration.ofSeconds(9));
+		assertThat(pause.until()).as("extended").isEqualTo(Instant.ofEpochMilli(1_009_000));
+		millis.addAndGet(9_000);
+		assertThat(pause.isPaused()).isFalse();
+		assertThat(pause.until()).isNull();
+		pause.pauseFor(Duration.ZERO);
+		assertThat(pause.isPaused()).isFalse();
+	}
+
+}

@@ -1,0 +1,101 @@
+package dev.triage.overload;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.triage.UpstreamResponseException;
+import dev.triage.support.LoopbackUpstream;
+import dev.triage.support.TestApplication;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.annotation.DirtiesContext;
+
+/**
+ * The retry budget over real HTTP: at 100% 503, with the breaker held closed and throttling off so that only
+ * the budget limits what reaches the upstream.
+ */
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
+		properties = { "triage.throttle.enabled=false",
+				"resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=100000",
+				"resilience4j.circuitbreaker.configs.default.sliding-window-size=100000",
+				// A one-minute window with a reserve of 1 per second: the bound below holds even if this
+				// machine is slow enough to spread the 200 calls over many seconds.
+				"triage.clients.inventory.retry-budget.window=60s",
+				"triage.clients.inventory.retry-budget.min-retries-per-second=1" })
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_EACH_TEST_METHOD)
+class RetryBudgetTests extends LoopbackUpstream {
+
+	private static final int CALLS = 200;
+
+	@Autowired
+	MeterRegistry meters;
+
+	@BeforeEach
+	void reset() {
+		upstream.resetAll();
+	}
+
+	@Test
+	void atFullFailureTheBudgetCapsWhatReachesTheUpstream() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "0")));
+		double suppressedBefore = suppressed("inventory");
+
+		for (int i = 0; i < CALLS; i++) {
+			assertThat(catchThrowable(() -> this.inventory.item("1"))).isInstanceOf(UpstreamResponseException.class);
+		}
+
+		long wire = wireCount();
+		assertThat(wire).as("200 x (1 + 0.2) + 1/s x 60s").isLessThanOrEqualTo(CALLS * 12 / 10 + 60);
+		assertThat(wire).as("the table alone would send 600").isLessThan(3 * CALLS);
+		assertThat(wire).as("the budget still lets retries through").isGreaterThan(CALLS);
+		assertThat(suppressed("inventory") - suppressedBefore).as("one suppression per call cut short")
+			.isGreaterThanOrEqualTo((3 * CALLS - wire) / 2.0);
+	}
+
+	@Test
+	void budgetsArePerClient() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "0")));
+		for (int i = 0; i < CALLS; i++) {
+			catchThrowable(() -> this.inventory.item("1"));
+		}
+		upstream.resetRequests();
+
+		UpstreamResponseException billing = (UpstreamResponseException) catchThrowable(() -> this.billing.invoices());
+
+		assertThat(billing.attempts()).isEqualTo(3);
+		assertThat(wireCount()).isEqualTo(3);
+	}
+
+	@Test
+	void aHealthyUpstreamWithOccasionalFailuresGetsAllItsRetries() {
+		upstream.stubFor(get(urlPathMatching("/invoices")).willReturn(aResponse().withStatus(200).withBody("ok")));
+		upstream.stubFor(get(urlPathMatching("/items/.*")).willReturn(aResponse().withStatus(500).withHeader("Retry-After", "0")));
+		double suppressedBefore = suppressed("inventory");
+
+		for (int i = 0; i < CALLS; i++) {
+			if (i % 10 == 0) {
+				catchThrowable(() -> this.inventory.item("1"));
+			}
+			else {
+				this.billing.invoices();
+			}
+		}
+
+		assertThat(wireCount()).as("180 successes + 20 failures x 3 attempts").isEqualTo(180 + 20 * 3);
+		assertThat(suppressed("inventory")).isEqualTo(suppressedBefore);
+	}
+
+	private double suppressed(String client) {
+		var counter = this.meters.find("triage.retries.suppressed").tag("client", client).tag("reason", "budget").counter();
+		return (counter != null) ? counter.count() : 0;
+	}
+
+}
