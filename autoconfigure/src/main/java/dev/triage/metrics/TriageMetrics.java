@@ -25,6 +25,8 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@code failure}, {@code success}, {@code ignore})</li>
  * <li>{@code triage.calls} (timer): client, method, outcome ({@code success}, {@code failure},
  * {@code fallback}, {@code short_circuited}), class, code, alert</li>
+ * <li>{@code triage.attempt.latency} (timer): client; how long each attempt took, the upstream's raw latency
+ * (the per-call timer includes retries and waits)</li>
  * <li>{@code triage.retries} (counter): client</li>
  * <li>{@code triage.retries.suppressed} (counter): client, reason ({@code budget}, {@code not_idempotent},
  * {@code retry_after_too_long}, {@code deadline}, {@code breaker_open}, {@code paused}, {@code throttled},
@@ -42,6 +44,8 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 	private final Map<CallKey, Timer> calls = new ConcurrentHashMap<>();
 
 	private final Map<String, Counter> retries = new ConcurrentHashMap<>();
+
+	private final Map<String, Timer> latency = new ConcurrentHashMap<>();
 
 	private final Map<SuppressedKey, Counter> suppressed = new ConcurrentHashMap<>();
 
@@ -68,6 +72,14 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 			.tag("code", k.code())
 			.tag("breaker", k.breaker())
 			.register(registry)).increment();
+		Timer timer = this.latency.get(attempt.client());
+		if (timer == null) {
+			timer = this.latency.computeIfAbsent(attempt.client(), (client) -> Timer.builder("triage.attempt.latency")
+				.description("Duration of each attempt of Triage-managed Feign calls: raw upstream latency")
+				.tag("client", client)
+				.register(registry));
+		}
+		timer.record(attempt.durationNanos(), TimeUnit.NANOSECONDS);
 	}
 
 	@Override

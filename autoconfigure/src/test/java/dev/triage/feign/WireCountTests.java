@@ -64,6 +64,35 @@ class WireCountTests extends LoopbackUpstream {
 	}
 
 	@Test
+	void aNonStandardStatusIsLoggedAtWarnOncePerClientAndCode(CapturedOutput output) {
+		// Seed 001: an unknown status is recorded and "告警一次" (alerted once).
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(527).withHeader("Retry-After", "0")));
+		for (int i = 0; i < 3; i++) {
+			catchThrowable(() -> this.inventory.item("1"));
+		}
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(528).withHeader("Retry-After", "0")));
+		catchThrowable(() -> this.inventory.item("1"));
+		catchThrowable(() -> this.billing.invoices());
+
+		String log = output.getAll();
+		assertThat(occurrences(log, "client 'inventory' received non-standard HTTP status 527 for the first time"))
+			.isEqualTo(1);
+		assertThat(occurrences(log, "client 'inventory' received non-standard HTTP status 528 for the first time"))
+			.isEqualTo(1);
+		assertThat(occurrences(log, "client 'billing' received non-standard HTTP status 528 for the first time"))
+			.isEqualTo(1);
+		assertThat(log).containsPattern("WARN .*client 'inventory' received non-standard HTTP status 527");
+	}
+
+	private static int occurrences(String text, String part) {
+		int count = 0;
+		for (int at = text.indexOf(part); at >= 0; at = text.indexOf(part, at + 1)) {
+			count++;
+		}
+		return count;
+	}
+
+	@Test
 	void postAnswered503IsTriedOnceButAPostAnswered429IsRetried() {
 		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "0")));
 

@@ -74,7 +74,9 @@ class ObservabilityContractTests extends LoopbackUpstream {
 		named.addAll(metricNames(Files.readString(OBSERVABILITY.resolve("prometheus/triage-alerts.yml"))));
 
 		assertThat(named).contains("triage_attempts_total", "triage_calls_seconds_count", "triage_calls_seconds_bucket",
-				"triage_retries_total", "triage_retries_suppressed_total", "resilience4j_circuitbreaker_state");
+				"triage_retries_total", "triage_retries_suppressed_total", "resilience4j_circuitbreaker_state",
+				"triage_refusals_total", "triage_throttle_drop_probability", "triage_retry_budget_remaining",
+				"triage_paused", "triage_attempt_latency_seconds_sum");
 		assertThat(exported).containsAll(named);
 	}
 
