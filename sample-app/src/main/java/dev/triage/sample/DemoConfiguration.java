@@ -6,15 +6,19 @@ import java.time.Duration;
 import dev.triage.feign.ManagedClients;
 import dev.triage.sample.chaos.ChaosUpstream;
 import dev.triage.sample.chaos.Gateway;
+import dev.triage.sample.clients.BulkClient;
 import dev.triage.sample.clients.CatalogClient;
 import dev.triage.sample.clients.InventoryClient;
 import dev.triage.sample.clients.InventoryFallback;
 import dev.triage.sample.clients.ItemCache;
+import dev.triage.sample.clients.LimitedClient;
 import dev.triage.sample.clients.LlmClient;
+import dev.triage.sample.clients.StormClient;
 import dev.triage.sample.tour.LastCall;
 import dev.triage.sample.tour.Tour;
 import dev.triage.sample.tour.TourRunner;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
@@ -58,8 +62,10 @@ class DemoConfiguration {
 
 	@Bean
 	Tour tour(CatalogClient catalog, InventoryClient inventory, LlmClient llm, ItemCache cache, ChaosUpstream upstream,
-			Gateway gateway, ManagedClients clients, CircuitBreakerRegistry breakers, LastCall lastCall) {
-		return new Tour(catalog, inventory, llm, cache, upstream, gateway, clients, breakers, lastCall);
+			Gateway gateway, ManagedClients clients, CircuitBreakerRegistry breakers, LastCall lastCall,
+			StormClient storm, BulkClient bulk, LimitedClient limited, RateLimiterRegistry limiters) {
+		return new Tour(catalog, inventory, llm, cache, upstream, gateway, clients, breakers, lastCall,
+				new Tour.OverloadClients(storm, bulk, limited), limiters);
 	}
 
 	@Bean

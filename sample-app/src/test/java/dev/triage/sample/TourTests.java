@@ -113,6 +113,36 @@ class TourTests {
 	}
 
 	@Test
+	void aRunOf599sFromAResettingBackendOpensTheBreakerWithAnAlertWorthyLineEach() {
+		Row run = row("599 run (backend resets)");
+		assertThat(run.failureClass()).isEqualTo("nonstandard 599");
+		assertThat(run.wire()).isEqualTo(6);
+		assertThat(run.breakerAfter()).isEqualTo("OPEN");
+		assertThat(run.callerGot()).isEqualTo("6 WARN call-log lines");
+	}
+
+	@Test
+	void theRetryBudgetCapsAStormThrottlingCutsAFloodAndTheLimiterCapsAClient() {
+		Row storm = row("503 storm, retry budget");
+		assertThat(storm.wire()).as("100 calls x 1.2 + 1/s x 10s").isBetween(101, 130);
+		assertThat(storm.callerGot()).contains("table alone: 3.00x");
+		Row flood = row("429 flood, throttling");
+		assertThat(flood.wire()).isLessThan(100);
+		assertThat(flood.callerGot()).endsWith("refused THROTTLED");
+		Row limited = row("rate-limited client");
+		assertThat(limited.wire()).isEqualTo(5);
+		assertThat(limited.callerGot()).isEqualTo("5 refused RATE_LIMITED");
+	}
+
+	@Test
+	void aRetryAfterPausesTheUpstreamForASecondCaller() {
+		Row pause = row("429 pauses the upstream");
+		assertThat(pause.wire()).isZero();
+		assertThat(pause.failureClass()).isEqualTo("refused paused");
+		assertThat(pause.callerGot()).startsWith("B refused PAUSED; A waited, then got").contains("quota");
+	}
+
+	@Test
 	void afterTheTourTheActuatorEndpointsServe() {
 		assertThat(this.rest.getForEntity("/actuator/health", String.class).getStatusCode().value()).isEqualTo(200);
 		assertThat(this.rest.getForObject("/actuator/triage", String.class)).contains("\"inventory\"")

@@ -18,6 +18,7 @@ import com.sun.net.httpserver.HttpExchange;
  * <li>{@code /ok}: 200</li>
  * <li>{@code /slow}: answers after {@code slowMillis}, longer than any read timeout of the demo</li>
  * <li>{@code /hang}: accepts and never answers</li>
+ * <li>{@code /reset}: reads the request and closes the connection without answering</li>
  * <li>{@code /status/{code}?retryAfter=N&type=T}: that status with a JSON error body
  * {@code {"error":{"type":T,"message":…}}}</li>
  * <li>{@code /flap/{key}}: fails as set by {@link #flap}, then 200</li>
@@ -95,6 +96,9 @@ public final class ChaosUpstream extends LoopbackServer {
 					send(exchange, 200, "{\"slow\":true}", null);
 				}
 				case "hang" -> sleep(60_000);
+				case "reset" -> {
+					// Closing the exchange before any response headers drops the connection: no answer at all.
+				}
 				case "status" -> send(exchange, Integer.parseInt(path[1]),
 						error(query.getOrDefault("type", "upstream_error"), "status " + path[1]), query.get("retryAfter"));
 				case "flap" -> flap(exchange, path[1]);

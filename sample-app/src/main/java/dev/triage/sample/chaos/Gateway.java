@@ -16,8 +16,9 @@ import com.sun.net.httpserver.HttpExchange;
 
 /**
  * A proxy like the first seed's: forwards to the upstream with a short timeout and, when the upstream does
- * not answer in time, answers 599 with a JSON body (the backend never answered, so the request may or may not
- * have run). A refused or reset upstream connection is a 502.
+ * not answer in time or resets the connection (the seed's {@code ETIMEDOUT} / {@code ECONNRESET}), answers 599
+ * with a JSON body: the backend never answered, so the request may or may not have run. A refused upstream
+ * connection is a 502.
  */
 public final class Gateway extends LoopbackServer {
 
@@ -72,7 +73,8 @@ public final class Gateway extends LoopbackServer {
 				return;
 			}
 			catch (IOException ex) {
-				ChaosUpstream.send(exchange, 502, ChaosUpstream.error("bad_gateway", "upstream reset"), null);
+				ChaosUpstream.send(exchange, 599, ChaosUpstream.error("proxy_upstream_reset",
+						"upstream closed the connection without answering"), null);
 				return;
 			}
 			catch (InterruptedException ex) {

@@ -19,4 +19,7 @@ public interface InventoryClient {
 	@GetMapping("/hang")
 	String hang();
 
+	@GetMapping("/reset")
+	String reset();
+
 }

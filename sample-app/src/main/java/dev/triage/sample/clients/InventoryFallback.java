@@ -44,6 +44,11 @@ public class InventoryFallback implements TriageFallback<InventoryClient> {
 				throw original;
 			}
 
+			@Override
+			public String reset() {
+				throw original;
+			}
+
 		};
 	}
 

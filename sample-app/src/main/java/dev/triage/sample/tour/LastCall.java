@@ -1,5 +1,6 @@
 package dev.triage.sample.tour;
 
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import dev.triage.feign.CallObserver;
@@ -12,9 +13,21 @@ public class LastCall implements CallObserver {
 
 	private final AtomicReference<CallRecord> last = new AtomicReference<>();
 
+	private final AtomicInteger alertWorthy = new AtomicInteger();
+
 	@Override
 	public void onCall(CallRecord call) {
 		this.last.set(call);
+		if (call.alert() && !"success".equals(call.outcome())) {
+			this.alertWorthy.incrementAndGet();
+		}
+	}
+
+	/**
+	 * Return how many alert-worthy failures were reported so far: the call log's WARN lines.
+	 */
+	int alertWorthy() {
+		return this.alertWorthy.get();
 	}
 
 	CallRecord take() {

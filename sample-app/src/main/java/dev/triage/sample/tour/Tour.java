@@ -3,29 +3,44 @@ package dev.triage.sample.tour;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
 
+import dev.triage.Refusal;
 import dev.triage.TransportFailure;
 import dev.triage.UpstreamException;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
+import dev.triage.UpstreamUnavailableException;
 import dev.triage.feign.CallRecord;
 import dev.triage.feign.ManagedClients;
+import dev.triage.overload.Pause;
+import dev.triage.overload.RetryBudget;
 import dev.triage.policy.PolicyTable;
 import dev.triage.policy.RetryAfterMode;
 import dev.triage.policy.Rule;
 import dev.triage.sample.chaos.ChaosUpstream;
 import dev.triage.sample.chaos.Gateway;
+import dev.triage.sample.clients.BulkClient;
 import dev.triage.sample.clients.CatalogClient;
 import dev.triage.sample.clients.InventoryClient;
 import dev.triage.sample.clients.Item;
 import dev.triage.sample.clients.ItemCache;
+import dev.triage.sample.clients.LimitedClient;
 import dev.triage.sample.clients.LlmClient;
+import dev.triage.sample.clients.StormClient;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 
 /**
  * The seeds' argument, played live: every scenario is a real call through a real Feign client, its row is
@@ -54,9 +69,25 @@ public class Tour {
 
 	private final Duration inventoryOpenWait;
 
+	private final OverloadClients overload;
+
+	private final RateLimiterRegistry limiters;
+
+	/**
+	 * The clients of the overload scenarios.
+	 *
+	 * @param storm answered 503 to everything
+	 * @param bulk answered 429 to everything
+	 * @param limited behind a rate limiter
+	 */
+	public record OverloadClients(StormClient storm, BulkClient bulk, LimitedClient limited) {
+	}
+
 	public Tour(CatalogClient catalog, InventoryClient inventory, LlmClient llm, ItemCache cache,
 			ChaosUpstream upstream, Gateway gateway, ManagedClients clients, CircuitBreakerRegistry breakers,
-			LastCall lastCall) {
+			LastCall lastCall, OverloadClients overload, RateLimiterRegistry limiters) {
+		this.overload = overload;
+		this.limiters = limiters;
 		this.catalog = catalog;
 		this.inventory = inventory;
 		this.llm = llm;
@@ -110,7 +141,156 @@ public class Tour {
 				() -> this.llm.complete("overloaded", "hi", "tour-overloaded"),
 				(o) -> expectFailure(o, policy("llm").forStatus(529, "overloaded_error"), true)));
 		rows.addAll(breakerRun());
+		rows.add(proxyRun());
+		rows.addAll(overloadRows());
 		return rows;
+	}
+
+	/**
+	 * Seed 000's proxy: a backend that resets every connection is a 599 each time; never retried, each one a
+	 * breaker failure and an alert-worthy (WARN) call-log line, until the breaker opens.
+	 */
+	private Row proxyRun() {
+		CircuitBreaker breaker = this.breakers.circuitBreaker("inventory");
+		breaker.reset();
+		int calls = breaker.getCircuitBreakerConfig().getMinimumNumberOfCalls();
+		int alertsBefore = this.lastCall.alertWorthy();
+		return batch("599 run (backend resets)", calls + " calls, proxy answers 599 each", "inventory",
+				this.gateway::requests, calls, () -> this.inventory.reset(), (o, refusals) -> {
+					List<String> problems = new ArrayList<>();
+					int alerts = this.lastCall.alertWorthy() - alertsBefore;
+					if (o.wire() != calls) {
+						problems.add("599 is never retried: expected " + calls + " requests, saw " + o.wire());
+					}
+					if (breaker.getState() != CircuitBreaker.State.OPEN) {
+						problems.add("a run of 599s should open the breaker, it is " + breaker.getState());
+					}
+					if (alerts != calls) {
+						problems.add("every 599 is alert-worthy: expected " + calls + " WARN lines, saw " + alerts);
+					}
+					return problems;
+				}, (o, refusals) -> (this.lastCall.alertWorthy() - alertsBefore) + " WARN call-log lines");
+	}
+
+	/**
+	 * SPEC 8: what keeps a struggling upstream from being buried.
+	 */
+	private List<Row> overloadRows() {
+		List<Row> rows = new ArrayList<>();
+		int stormCalls = 100;
+		RetryBudget.Settings budget = this.clients.get("storm").overload().budget().settings();
+		long allowed = Math.round(stormCalls * (1 + budget.ratio())
+				+ budget.minRetriesPerSecond() * budget.window().toSeconds());
+		int tableAttempts = policy("storm").forStatus(503, "upstream_error").maxAttempts();
+		rows.add(batch("503 storm, retry budget", stormCalls + " calls, 503 to all", "storm", this.upstream::requests,
+				stormCalls, () -> this.overload.storm().report(), (o, refusals) -> {
+					List<String> problems = new ArrayList<>();
+					if (o.wire() > allowed) {
+						problems.add("the budget allows at most " + allowed + " requests, " + o.wire() + " were sent");
+					}
+					if (o.wire() >= stormCalls * tableAttempts) {
+						problems.add("the budget did not cut any retry");
+					}
+					return problems;
+				}, (o, refusals) -> String.format(Locale.ROOT, "%.2fx load (table alone: %d.00x)",
+						o.wire() / (double) stormCalls, tableAttempts)));
+		rows.add(pauseRow());
+		int bulkCalls = 200;
+		rows.add(batch("429 flood, throttling", bulkCalls + " calls, 429 to all", "bulk", this.upstream::requests,
+				bulkCalls, () -> this.overload.bulk().export(), (o, refusals) -> {
+					List<String> problems = new ArrayList<>();
+					int throttled = refusals.getOrDefault(Refusal.THROTTLED, 0);
+					if (o.wire() + throttled != bulkCalls) {
+						problems.add("every call either reached the upstream or was throttled");
+					}
+					if (o.wire() > bulkCalls / 2) {
+						problems.add("throttling should have cut most calls, " + o.wire() + " reached the upstream");
+					}
+					return problems;
+				}, (o, refusals) -> refusals.getOrDefault(Refusal.THROTTLED, 0) + " refused THROTTLED"));
+		RateLimiter limiter = this.limiters.rateLimiter("limited");
+		int permits = limiter.getRateLimiterConfig().getLimitForPeriod();
+		int limitedCalls = permits * 2;
+		rows.add(batch("rate-limited client", limitedCalls + " calls, 200 to all", "limited", this.upstream::requests,
+				limitedCalls, () -> this.overload.limited().ping(), (o, refusals) -> {
+					List<String> problems = new ArrayList<>();
+					if (o.wire() != permits) {
+						problems.add("the limiter allows " + permits + " per period, " + o.wire() + " were sent");
+					}
+					if (refusals.getOrDefault(Refusal.RATE_LIMITED, 0) != limitedCalls - permits) {
+						problems.add("the calls beyond the permits should be refused RATE_LIMITED");
+					}
+					return problems;
+				}, (o, refusals) -> refusals.getOrDefault(Refusal.RATE_LIMITED, 0) + " refused RATE_LIMITED"));
+		return rows;
+	}
+
+	/**
+	 * Caller A gets a 429 with Retry-After: 1 and waits to retry; caller B, meanwhile, is refused at once
+	 * without reaching the upstream.
+	 */
+	private Row pauseRow() {
+		this.upstream.exhaustQuota("pause");
+		CompletableFuture<String> callerA = CompletableFuture.supplyAsync(() -> this.catalog.quota("pause"));
+		Pause pause = this.clients.get("catalog").overload().pause();
+		long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+		while (!pause.isPaused() && !callerA.isDone() && System.nanoTime() < deadline) {
+			Thread.onSpinWait();
+		}
+		Row row = call("429 pauses the upstream", "caller A got 429 + Retry-After: 1", "catalog", this.upstream::requests,
+				this.catalog::ok, (o) -> {
+					List<String> problems = new ArrayList<>();
+					if (!(o.thrown() instanceof UpstreamUnavailableException refused)
+							|| refused.refusal() != Refusal.PAUSED) {
+						problems.add("caller B should be refused PAUSED, got " + describe(o.result(), o.thrown()));
+					}
+					if (o.wire() != 0) {
+						problems.add("a paused upstream got " + o.wire() + " request(s) from caller B");
+					}
+					return problems;
+				}, false);
+		String a = callerA.handle((result, failure) -> (failure == null) ? result : failure.toString()).join();
+		return new Row(row.scenario(), row.upstreamDid(), row.failureClass(), row.wire(), row.waited(),
+				row.breakerAfter(), row.fallback(), "B refused PAUSED; A waited, then got " + a,
+				a.contains("quota") ? row.disagreements() : append(row.disagreements(), "caller A should succeed after its wait"));
+	}
+
+	private static List<String> append(List<String> list, String item) {
+		List<String> copy = new ArrayList<>(list);
+		copy.add(item);
+		return copy;
+	}
+
+	/**
+	 * A row of many calls: the wire is counted over all of them, refusals are tallied by reason.
+	 */
+	private Row batch(String scenario, String upstreamDid, String client, IntSupplier wireCounter, int calls,
+			Callable<Object> action, BiFunction<Observed, Map<Refusal, Integer>, List<String>> check,
+			BiFunction<Observed, Map<Refusal, Integer>, String> callerGot) {
+		waitOutPause(client);
+		int before = wireCounter.getAsInt();
+		long start = System.nanoTime();
+		Map<Refusal, Integer> refusals = new EnumMap<>(Refusal.class);
+		Map<String, Integer> outcomes = new TreeMap<>();
+		for (int i = 0; i < calls; i++) {
+			try {
+				action.call();
+				outcomes.merge("success", 1, Integer::sum);
+			}
+			catch (UpstreamUnavailableException refused) {
+				refusals.merge(refused.refusal(), 1, Integer::sum);
+			}
+			catch (Throwable ex) {
+				outcomes.merge(describe(null, ex), 1, Integer::sum);
+			}
+		}
+		Duration waited = Duration.ofNanos(System.nanoTime() - start);
+		Observed observed = new Observed(null, null, wireCounter.getAsInt() - before, waited, this.lastCall.take());
+		String breaker = this.breakers.circuitBreaker(client).getState().name();
+		String failureClass = (observed.record() == null || observed.record().code().equals("none")) ? "-"
+				: observed.record().failureClass() + " " + observed.record().code();
+		return new Row(scenario, upstreamDid, failureClass, observed.wire(), waited, breaker, "no",
+				callerGot.apply(observed, refusals), check.apply(observed, refusals));
 	}
 
 	private List<Row> breakerRun() {
@@ -175,7 +355,14 @@ public class Tour {
 
 	private Row call(String scenario, String upstreamDid, String client, IntSupplier wireCounter, Callable<Object> action,
 			Function<Observed, List<String>> check) {
-		waitOutPause(client);
+		return call(scenario, upstreamDid, client, wireCounter, action, check, true);
+	}
+
+	private Row call(String scenario, String upstreamDid, String client, IntSupplier wireCounter, Callable<Object> action,
+			Function<Observed, List<String>> check, boolean quietStart) {
+		if (quietStart) {
+			waitOutPause(client);
+		}
 		this.lastCall.take();
 		int before = wireCounter.getAsInt();
 		long start = System.nanoTime();
@@ -209,6 +396,9 @@ public class Tour {
 		}
 		if (thrown instanceof UpstreamTransportException transport) {
 			return "UpstreamTransportException " + transport.failure().key();
+		}
+		if (thrown instanceof UpstreamUnavailableException refused) {
+			return "UpstreamUnavailableException " + refused.refusal();
 		}
 		if (thrown != null) {
 			return thrown.getClass().getSimpleName();
