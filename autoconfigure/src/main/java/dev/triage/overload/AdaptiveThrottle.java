@@ -44,13 +44,13 @@ public final class AdaptiveThrottle {
 		if (!this.settings.enabled()) {
 			return true;
 		}
-		long requests = this.window.sum(REQUESTS);
-		long accepts = this.window.sum(ACCEPTS);
-		this.window.add(REQUESTS);
+		long now = this.window.now();
+		long requests = this.window.sum(REQUESTS, now);
+		this.window.add(REQUESTS, now);
 		if (requests < this.settings.minRequests()) {
 			return true;
 		}
-		double drop = probability(requests, accepts);
+		double drop = probability(requests, this.window.sum(ACCEPTS, now));
 		return drop <= 0 || this.random.getAsDouble() >= drop;
 	}
 

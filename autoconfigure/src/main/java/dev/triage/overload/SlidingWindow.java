@@ -37,8 +37,16 @@ final class SlidingWindow {
 		this.counts = new AtomicLongArray(buckets * counters);
 	}
 
+	long now() {
+		return this.nanoClock.getAsLong();
+	}
+
 	void add(int counter) {
-		long period = Math.floorDiv(this.nanoClock.getAsLong(), this.bucketNanos);
+		add(counter, now());
+	}
+
+	void add(int counter, long nanos) {
+		long period = Math.floorDiv(nanos, this.bucketNanos);
 		int bucket = (int) Math.floorMod(period, (long) this.buckets);
 		long owner = this.periods.get(bucket);
 		if (owner < period && this.periods.compareAndSet(bucket, owner, period)) {
@@ -50,7 +58,11 @@ final class SlidingWindow {
 	}
 
 	long sum(int counter) {
-		long period = Math.floorDiv(this.nanoClock.getAsLong(), this.bucketNanos);
+		return sum(counter, now());
+	}
+
+	long sum(int counter, long nanos) {
+		long period = Math.floorDiv(nanos, this.bucketNanos);
 		long total = 0;
 		for (int bucket = 0; bucket < this.buckets; bucket++) {
 			long owner = this.periods.get(bucket);
