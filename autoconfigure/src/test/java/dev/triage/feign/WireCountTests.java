@@ -136,6 +136,55 @@ class WireCountTests extends LoopbackUpstream {
 	}
 
 	@Test
+	void callersGivenTheSameRetryAfterComeBackSpreadOverTheJitter() throws Exception {
+		upstream.stubFor(any(anyUrl()).inScenario("crowd").whenScenarioStateIs("Started")
+			.willReturn(aResponse().withStatus(429).withHeader("Retry-After", "1")));
+		int callers = 20;
+		java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(callers);
+		java.util.concurrent.CountDownLatch firstAttempts = new java.util.concurrent.CountDownLatch(callers);
+		try {
+			java.util.List<java.util.concurrent.Future<String>> results = new java.util.ArrayList<>();
+			for (int i = 0; i < callers; i++) {
+				String id = "c" + i;
+				results.add(pool.submit(() -> {
+					firstAttempts.countDown();
+					return this.inventory.item(id);
+				}));
+			}
+			firstAttempts.await();
+			// Once every caller has had its 429, the upstream answers; retries come at least 1s later.
+			long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+			while (wireCount() < callers && System.nanoTime() < until) {
+				Thread.sleep(5);
+			}
+			upstream.stubFor(any(anyUrl()).inScenario("crowd").whenScenarioStateIs("Started")
+				.willReturn(aResponse().withStatus(200).withBody("ok")));
+			for (java.util.concurrent.Future<String> result : results) {
+				assertThat(result.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("ok");
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		java.util.List<com.github.tomakehurst.wiremock.stubbing.ServeEvent> events = upstream.getAllServeEvents();
+		java.util.Map<String, java.util.List<Long>> byCaller = new java.util.HashMap<>();
+		for (com.github.tomakehurst.wiremock.stubbing.ServeEvent event : events) {
+			byCaller.computeIfAbsent(event.getRequest().getUrl(), (url) -> new java.util.ArrayList<>())
+				.add(event.getRequest().getLoggedDate().getTime());
+		}
+		java.util.List<Long> waits = new java.util.ArrayList<>();
+		byCaller.values().forEach((times) -> {
+			java.util.Collections.sort(times);
+			assertThat(times).hasSize(2);
+			waits.add(times.get(1) - times.get(0));
+		});
+		assertThat(waits).hasSize(callers);
+		// Never earlier than asked, at most 1s + 50% jitter (plus scheduling slack), and not all together.
+		assertThat(waits).allSatisfy((wait) -> assertThat(wait).isBetween(990L, 1_500L + 1_000L));
+		assertThat(java.util.Collections.max(waits) - java.util.Collections.min(waits)).isGreaterThan(100L);
+	}
+
+	@Test
 	void retryAfterOneSecondIsWaitedOnA503() {
 		upstream.stubFor(any(anyUrl()).inScenario("flap").whenScenarioStateIs("Started")
 			.willReturn(aResponse().withStatus(503).withHeader("Retry-After", "1")).willSetStateTo("ok"));
