@@ -26,10 +26,24 @@ import java.util.TreeMap;
  * @param retryAfter the parsed {@code Retry-After} delay, if the header was present and valid
  * @param attempts the attempts made for this call, including the first
  * @param elapsed the time spent on the call across all attempts
+ * @param channel the channel that answered: {@code primary} (the client's own URL) or a configured channel name
  */
 public record OriginalResponse(String client, String methodKey, String httpMethod, String url, int status,
 		String reason, Map<String, List<String>> headers, byte[] body, boolean bodyTruncated, String errorType,
-		Optional<Duration> retryAfter, int attempts, Duration elapsed) {
+		Optional<Duration> retryAfter, int attempts, Duration elapsed, String channel) {
+
+	/** The name of the channel that is the client's own URL. */
+	public static final String PRIMARY = "primary";
+
+	/**
+	 * Create an instance for an answer of the client's own URL.
+	 */
+	public OriginalResponse(String client, String methodKey, String httpMethod, String url, int status, String reason,
+			Map<String, List<String>> headers, byte[] body, boolean bodyTruncated, String errorType,
+			Optional<Duration> retryAfter, int attempts, Duration elapsed) {
+		this(client, methodKey, httpMethod, url, status, reason, headers, body, bodyTruncated, errorType, retryAfter,
+				attempts, elapsed, PRIMARY);
+	}
 
 	/**
 	 * Create an instance, copying headers into an unmodifiable case-insensitive map.
@@ -44,6 +58,7 @@ public record OriginalResponse(String client, String methodKey, String httpMetho
 		reason = (reason != null) ? reason : "";
 		retryAfter = (retryAfter != null) ? retryAfter : Optional.empty();
 		elapsed = (elapsed != null) ? elapsed : Duration.ZERO;
+		channel = (channel != null) ? channel : PRIMARY;
 	}
 
 	/**
@@ -63,7 +78,7 @@ public record OriginalResponse(String client, String methodKey, String httpMetho
 	public OriginalResponse withCall(int attempts, Duration elapsed) {
 		return new OriginalResponse(this.client, this.methodKey, this.httpMethod, this.url, this.status,
 				this.reason, this.headers, this.body, this.bodyTruncated, this.errorType, this.retryAfter, attempts,
-				elapsed);
+				elapsed, this.channel);
 	}
 
 	private Charset charset() {
@@ -89,7 +104,7 @@ public record OriginalResponse(String client, String methodKey, String httpMetho
 		return "OriginalResponse[client=" + this.client + ", methodKey=" + this.methodKey + ", request="
 				+ this.httpMethod + " " + this.url + ", status=" + this.status + ", errorType=" + this.errorType
 				+ ", bodyBytes=" + this.body.length + (this.bodyTruncated ? "+" : "") + ", attempts=" + this.attempts
-				+ ", elapsed=" + this.elapsed + "]";
+				+ ", elapsed=" + this.elapsed + ", channel=" + this.channel + "]";
 	}
 
 }

@@ -2,13 +2,16 @@ package dev.triage.actuate;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import dev.triage.breaker.Resilience4jUpstreamBreaker;
+import dev.triage.channel.Channel;
 import dev.triage.feign.ClientRuntime;
 import dev.triage.feign.ManagedClients;
+import dev.triage.feign.Requests;
 import dev.triage.overload.AdaptiveThrottle;
 import dev.triage.overload.Overload;
 import dev.triage.overload.RateLimit;
@@ -83,8 +86,21 @@ public class TriageEndpoint {
 			.forEach((type, explained) -> errorTypes.put(type,
 					fields(values(explained.override()), explained.sources())));
 		return new ClientDescriptor(client, breaker(runtime), (runtime.deadline() != null) ? text(runtime.deadline()) : null,
-				runtime.fallback() != null, overload(runtime.overload()), policies, errorTypes,
+				runtime.fallback() != null, overload(runtime.overload()), channels(runtime), policies, errorTypes,
 				this.failures.of(client));
+	}
+
+	private static List<ChannelDescriptor> channels(ClientRuntime runtime) {
+		List<ChannelDescriptor> channels = new ArrayList<>();
+		for (Channel channel : runtime.channels().all()) {
+			Instant until = channel.pause().until();
+			String breakerName = (channel.breaker() instanceof Resilience4jUpstreamBreaker r4j)
+					? r4j.circuitBreaker().getName() : runtime.name();
+			channels.add(new ChannelDescriptor(channel.name(),
+					(channel.baseUrl() != null) ? Requests.sanitizeUrl(channel.baseUrl()) : null, breakerName,
+					channel.breaker().state(), (until != null) ? until.toString() : null));
+		}
+		return channels;
 	}
 
 	private static OverloadDescriptor overload(Overload overload) {
@@ -170,12 +186,13 @@ public class TriageEndpoint {
 	 * @param deadline the call deadline, {@code null} for none
 	 * @param fallback whether a fallback is declared
 	 * @param overload the retry budget, throttle, pause and rate limiter
+	 * @param channels the channels, {@code primary} first
 	 * @param policies per key, each field's value and source
 	 * @param errorTypes per configured error type, each set field's value and source
 	 * @param recentFailures the most recent failures, newest first
 	 */
 	public record ClientDescriptor(String name, BreakerDescriptor breaker, String deadline, boolean fallback,
-			OverloadDescriptor overload, Map<String, Map<String, Field>> policies, Map<String, Map<String, Field>> errorTypes,
+			OverloadDescriptor overload, List<ChannelDescriptor> channels, Map<String, Map<String, Field>> policies, Map<String, Map<String, Field>> errorTypes,
 			List<RecentFailures.Failure> recentFailures) implements OperationResponseBody {
 	}
 
@@ -262,6 +279,19 @@ public class TriageEndpoint {
 	 * @param availablePermissions permits left in the current period
 	 */
 	public record RateLimiterDescriptor(String name, int availablePermissions) {
+	}
+
+	/**
+	 * One channel of the client.
+	 *
+	 * @param name {@code primary} or the configured name
+	 * @param baseUrl the channel's base URL (query values masked), {@code null} for the primary
+	 * @param breaker the name of its Resilience4j breaker
+	 * @param breakerState the breaker's state
+	 * @param pausedUntil until when a {@code Retry-After} pauses it, {@code null} when it is not paused
+	 */
+	public record ChannelDescriptor(String name, String baseUrl, String breaker, String breakerState,
+			String pausedUntil) {
 	}
 
 }

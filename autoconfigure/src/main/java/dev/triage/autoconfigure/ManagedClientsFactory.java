@@ -2,20 +2,27 @@ package dev.triage.autoconfigure;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
+import dev.triage.OriginalResponse;
 import dev.triage.TriageFallback;
+import dev.triage.breaker.UpstreamBreaker;
+import dev.triage.channel.Channel;
+import dev.triage.channel.Channels;
 import dev.triage.breaker.UpstreamBreakers;
 import dev.triage.fallback.FallbackResolver;
 import dev.triage.feign.CallObserver;
 import dev.triage.feign.ClientRuntime;
 import dev.triage.feign.ManagedClients;
 import dev.triage.overload.Overload;
+import dev.triage.overload.Pause;
 import dev.triage.overload.RateLimits;
 import dev.triage.policy.ErrorTypeExtractor;
 import dev.triage.policy.RetryPlanner;
@@ -73,6 +80,7 @@ final class ManagedClientsFactory {
 	 * @return the registry
 	 */
 	ManagedClients create(Map<String, String> clients, ClassLoader classLoader) {
+		ChannelSettings.validate(this.properties, clients.keySet());
 		Map<String, ClientRuntime> runtimes = new LinkedHashMap<>();
 		clients.forEach((name, className) -> {
 			if (isEnabled(name)) {
@@ -94,12 +102,21 @@ final class ManagedClientsFactory {
 
 	private ClientRuntime runtime(String name, TriageFallback<?> fallback) {
 		TriageProperties.Client client = this.properties.getClients().get(name);
+		Clock clock = Clock.systemUTC();
+		Overload overload = Overload.of(OverloadSettings.budget(this.properties, name),
+				OverloadSettings.throttle(this.properties, name), this.rateLimits.forClient(name), clock);
+		UpstreamBreaker breaker = this.breakers.forClient(name);
+		List<Channel> channels = new ArrayList<>();
+		channels.add(new Channel(OriginalResponse.PRIMARY, null, breaker, overload.pause()));
+		if (client != null) {
+			client.getChannels()
+				.forEach((channel, url) -> channels.add(new Channel(channel, ChannelSettings.baseUrl(url),
+						this.breakers.forClient(ChannelSettings.breakerName(name, channel)), new Pause(clock))));
+		}
 		return new ClientRuntime(name, PolicyTables.forClient(this.properties, name), this.planner, this.errorTypes,
 				(int) this.properties.getMaxBodyBytes().toBytes(), this.sensitiveHeaders,
-				(client != null) ? client.getDeadline() : null, this.poolTimeout, this.breakers.forClient(name),
-				fallback, this.observer, Clock.systemUTC(),
-				Overload.of(OverloadSettings.budget(this.properties, name), OverloadSettings.throttle(this.properties, name),
-						this.rateLimits.forClient(name), Clock.systemUTC()));
+				(client != null) ? client.getDeadline() : null, this.poolTimeout, breaker, fallback, this.observer,
+				clock, overload, new Channels(channels));
 	}
 
 }

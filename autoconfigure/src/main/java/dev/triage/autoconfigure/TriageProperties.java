@@ -159,6 +159,12 @@ public class TriageProperties {
 		private Duration deadline;
 
 		/**
+		 * Alternatives to the client's own URL (the channel "primary"), in order: channel name to base URL. A
+		 * request is moved to a channel by replacing the primary's base URL with the channel's.
+		 */
+		private Map<String, String> channels = new LinkedHashMap<>();
+
+		/**
 		 * Retry budget of this client; fields left out take the global triage.retry-budget ones.
 		 */
 		private final RetryBudget retryBudget = new RetryBudget();
@@ -192,6 +198,14 @@ public class TriageProperties {
 
 		public void setDeadline(Duration deadline) {
 			this.deadline = deadline;
+		}
+
+		public Map<String, String> getChannels() {
+			return this.channels;
+		}
+
+		public void setChannels(Map<String, String> channels) {
+			this.channels = channels;
 		}
 
 		public RetryBudget getRetryBudget() {

@@ -1,5 +1,6 @@
 package dev.triage.feign;
 
+import dev.triage.OriginalResponse;
 import dev.triage.TransportFailure;
 import dev.triage.policy.Rule;
 
@@ -13,9 +14,18 @@ import dev.triage.policy.Rule;
  * {@code transport}
  * @param rule the rule the outcome resolved to, {@code null} for a success
  * @param durationNanos how long the attempt took
+ * @param channel the channel the attempt went to, {@code primary} for the client's own URL
  */
 public record AttemptOutcome(String client, int status, TransportFailure failure, String failureClass, Rule rule,
-		long durationNanos) {
+		long durationNanos, String channel) {
+
+	/**
+	 * Create the outcome of an attempt on the client's own URL.
+	 */
+	public AttemptOutcome(String client, int status, TransportFailure failure, String failureClass, Rule rule,
+			long durationNanos) {
+		this(client, status, failure, failureClass, rule, durationNanos, OriginalResponse.PRIMARY);
+	}
 
 	/**
 	 * Return the code tag: the status, or the transport failure key.

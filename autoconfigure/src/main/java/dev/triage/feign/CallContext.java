@@ -1,5 +1,6 @@
 package dev.triage.feign;
 
+import dev.triage.OriginalResponse;
 import dev.triage.UpstreamException;
 import dev.triage.policy.RetryDecision;
 import dev.triage.policy.Rule;
@@ -34,6 +35,10 @@ final class CallContext {
 
 	private RetryDecision.Suppression suppressed;
 
+	private int channel;
+
+	private String lastChannel = OriginalResponse.PRIMARY;
+
 	private CallContext(ClientRuntime runtime, String methodKey, CallContext outer) {
 		this.runtime = runtime;
 		this.methodKey = methodKey;
@@ -65,10 +70,29 @@ final class CallContext {
 		}
 	}
 
-	int attemptStarted(Request request) {
+	int attemptStarted(Request request, String channelName) {
 		this.lastRequest = request;
+		this.lastChannel = channelName;
 		this.tries++;
 		return ++this.attempts;
+	}
+
+	/**
+	 * Return the position of the channel the next (or current) attempt goes to.
+	 */
+	int channel() {
+		return this.channel;
+	}
+
+	void channel(int index) {
+		this.channel = index;
+	}
+
+	/**
+	 * Return the name of the channel of the last attempt.
+	 */
+	String lastChannel() {
+		return this.lastChannel;
 	}
 
 	/** The last attempt never got a connection, so it did not reach the wire; it still counts as a try. */

@@ -22,7 +22,8 @@ public final class CallLog implements CallObserver {
 			return;
 		}
 		String line = "triage call client=" + call.client() + " method=" + call.methodKey() + " request=\""
-				+ ((call.requestLine() != null) ? call.requestLine() : "-") + "\" class=" + call.failureClass()
+				+ ((call.requestLine() != null) ? call.requestLine() : "-") + "\""
+				+ ((call.channel() != null) ? " channel=" + call.channel() : "") + " class=" + call.failureClass()
 				+ " code=" + call.code() + " attempts=" + call.attempts() + " fallback="
 				+ "fallback".equals(call.outcome()) + " outcome=" + call.outcome()
 				+ ((call.retrySuppressed() != null) ? " retry_suppressed=" + call.retrySuppressed().tag() : "")

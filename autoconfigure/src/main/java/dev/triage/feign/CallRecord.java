@@ -20,8 +20,21 @@ import dev.triage.policy.RetryDecision;
  * @param elapsed the call's total time
  * @param failure the final failure, {@code null} on success
  * @param retrySuppressed why a retry the rule allowed was not made, {@code null} when none was suppressed
+ * @param channel the channel of the last attempt, {@code primary} for the client's own URL; {@code null} for a
+ * client without other channels
  */
 public record CallRecord(String client, String methodKey, String requestLine, String outcome, String failureClass,
 		String code, int attempts, boolean alert, Duration elapsed, UpstreamException failure,
-		RetryDecision.Suppression retrySuppressed) {
+		RetryDecision.Suppression retrySuppressed, String channel) {
+
+	/**
+	 * Create the record of a call of a client without other channels.
+	 */
+	public CallRecord(String client, String methodKey, String requestLine, String outcome, String failureClass,
+			String code, int attempts, boolean alert, Duration elapsed, UpstreamException failure,
+			RetryDecision.Suppression retrySuppressed) {
+		this(client, methodKey, requestLine, outcome, failureClass, code, attempts, alert, elapsed, failure,
+				retrySuppressed, null);
+	}
+
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 import dev.triage.TriageFallback;
 import dev.triage.breaker.UpstreamBreaker;
+import dev.triage.channel.Channels;
 import dev.triage.overload.Overload;
 import dev.triage.policy.ErrorTypeExtractor;
 import dev.triage.policy.PolicyTable;
@@ -28,12 +29,13 @@ import dev.triage.policy.RetryPlanner;
  * @param observer told about attempts, retries and finished calls
  * @param clock the clock for {@code Retry-After} dates
  * @param overload the retry budget, pause, throttle and rate limit of the upstream
+ * @param channels the channels, {@code primary} (with {@code breaker} and the overload's pause) first
  * @param unknownStatusesSeen statuses already logged as first sightings
  */
 public record ClientRuntime(String name, PolicyTable policy, RetryPlanner planner, ErrorTypeExtractor errorTypes,
 		int maxBodyBytes, Set<String> sensitiveHeaders, Duration deadline, Duration poolTimeout,
 		UpstreamBreaker breaker, TriageFallback<?> fallback, CallObserver observer, Clock clock, Overload overload,
-		Set<Integer> unknownStatusesSeen) {
+		Channels channels, Set<Integer> unknownStatusesSeen) {
 
 	/**
 	 * Create a runtime with an empty first-sighting set.
@@ -41,9 +43,9 @@ public record ClientRuntime(String name, PolicyTable policy, RetryPlanner planne
 	public ClientRuntime(String name, PolicyTable policy, RetryPlanner planner, ErrorTypeExtractor errorTypes,
 			int maxBodyBytes, Set<String> sensitiveHeaders, Duration deadline, Duration poolTimeout,
 			UpstreamBreaker breaker, TriageFallback<?> fallback, CallObserver observer, Clock clock,
-			Overload overload) {
+			Overload overload, Channels channels) {
 		this(name, policy, planner, errorTypes, maxBodyBytes, sensitiveHeaders, deadline, poolTimeout, breaker,
-				fallback, observer, clock, overload, ConcurrentHashMap.newKeySet());
+				fallback, observer, clock, overload, channels, ConcurrentHashMap.newKeySet());
 	}
 
 	/**

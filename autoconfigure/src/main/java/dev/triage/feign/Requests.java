@@ -12,7 +12,7 @@ import feign.Request;
 /**
  * Sanitizing helpers: request lines without secrets, headers with sensitive values redacted.
  */
-final class Requests {
+public final class Requests {
 
 	static final String REDACTED = "[redacted]";
 
@@ -24,7 +24,7 @@ final class Requests {
 	 * @param url the URL
 	 * @return the sanitized URL
 	 */
-	static String sanitizeUrl(String url) {
+	public static String sanitizeUrl(String url) {
 		if (url == null) {
 			return "";
 		}

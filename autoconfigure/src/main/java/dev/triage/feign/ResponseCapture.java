@@ -54,7 +54,7 @@ final class ResponseCapture {
 	}
 
 	static OriginalResponse toOriginal(ClientRuntime runtime, String methodKey, Response response,
-			CapturedBody body, int attempts, Duration elapsed) {
+			CapturedBody body, int attempts, Duration elapsed, String channel) {
 		String retryAfterHeader = Requests.firstHeader(response.headers(), "Retry-After");
 		Optional<Duration> retryAfter = RetryAfter.parse(retryAfterHeader, runtime.clock());
 		if (retryAfterHeader != null && retryAfter.isEmpty()) {
@@ -64,7 +64,7 @@ final class ResponseCapture {
 		String url = (response.request() != null) ? Requests.sanitizeUrl(response.request().url()) : "";
 		return new OriginalResponse(runtime.name(), methodKey, httpMethod, url, response.status(), response.reason(),
 				Requests.redact(response.headers(), runtime.sensitiveHeaders()), body.bytes(), body.truncated(),
-				body.errorType(), retryAfter, attempts, elapsed);
+				body.errorType(), retryAfter, attempts, elapsed, channel);
 	}
 
 	private static boolean isPresent(String className) {

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import dev.triage.OriginalResponse;
 import dev.triage.Refusal;
 import dev.triage.TransportFailure;
 import dev.triage.UpstreamResponseException;
@@ -13,6 +14,9 @@ import dev.triage.UpstreamTransportException;
 import dev.triage.policy.BreakerOutcome;
 import dev.triage.policy.HttpStatuses;
 import dev.triage.policy.PolicyKey;
+import dev.triage.breaker.UpstreamBreaker;
+import dev.triage.channel.Channel;
+import dev.triage.channel.Channels;
 import dev.triage.overload.Overload;
 import dev.triage.policy.RetryAfter;
 import dev.triage.policy.Rule;
@@ -45,58 +49,62 @@ final class TriageClient implements Client {
 	@Override
 	public Response execute(Request request, Request.Options options) throws IOException {
 		CallContext call = CallContext.current(this.runtime);
-		admit();
+		Channel channel = admit(call);
 		Overload overload = this.runtime.overload();
 		if (call == null || call.tries() == 0) {
 			overload.budget().onFirstAttempt();
 		}
-		int attempt = (call != null) ? call.attemptStarted(request) : 1;
+		Request sent = onChannel(request, channel);
+		int attempt = (call != null) ? call.attemptStarted(sent, channel.name()) : 1;
 		String methodKey = (call != null) ? call.methodKey() : "";
 		Request.Options effective = withinDeadline(options, call);
+		UpstreamBreaker breaker = channel.breaker();
 		long start = System.nanoTime();
 		Response response;
 		try {
-			response = this.delegate.execute(request, effective);
+			response = this.delegate.execute(sent, effective);
 		}
 		catch (IOException ex) {
 			long duration = System.nanoTime() - start;
 			TransportFailure failure = TransportFailures.classify(ex);
-			boolean sent = failure != TransportFailure.POOL_TIMEOUT;
-			if (!sent && call != null) {
+			boolean reached = failure != TransportFailure.POOL_TIMEOUT;
+			if (!reached && call != null) {
 				call.attemptNotSent();
 			}
-			int attemptsSent = sent ? attempt : attempt - 1;
+			int attemptsSent = reached ? attempt : attempt - 1;
 			Duration timeout = TransportFailures.configuredTimeout(failure, effective, this.runtime.poolTimeout());
 			Rule rule = this.runtime.policy().forTransport(failure);
 			TransportFailureException classified = new TransportFailureException(failure, timeout, ex);
-			record(rule.breaker(), duration, () -> new UpstreamTransportException(this.runtime.name(), methodKey,
-					Requests.requestLine(request), failure, timeout, attemptsSent, ex));
+			record(breaker, rule.breaker(), duration, () -> new UpstreamTransportException(this.runtime.name(),
+					methodKey, Requests.requestLine(sent), failure, timeout, attemptsSent, ex));
 			this.runtime.observer()
-				.onAttempt(new AttemptOutcome(this.runtime.name(), 0, failure, "transport", rule, duration));
+				.onAttempt(new AttemptOutcome(this.runtime.name(), 0, failure, "transport", rule, duration, channel.name()));
 			throw classified;
 		}
 		catch (RuntimeException | Error ex) {
-			this.runtime.breaker().record(BreakerOutcome.IGNORE, System.nanoTime() - start, ex);
+			breaker.record(BreakerOutcome.IGNORE, System.nanoTime() - start, ex);
 			throw ex;
 		}
 		long duration = System.nanoTime() - start;
 		int status = response.status();
 		if (status >= 200 && status < 300) {
-			this.runtime.breaker().record(BreakerOutcome.SUCCESS, duration, null);
+			breaker.record(BreakerOutcome.SUCCESS, duration, null);
 			overload.throttle().onAccepted();
 			this.runtime.observer()
-				.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, "2xx", null, duration));
+				.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, "2xx", null, duration, channel.name()));
 			return response;
 		}
-		if (returnsRawResponse(request)) {
+		if (returnsRawResponse(sent)) {
 			// The caller asked for the feign.Response itself: Feign hands it over without decoding errors, so
 			// the body is left whole for the caller and the status alone decides how the breaker counts it.
 			Rule rule = this.runtime.policy().forStatus(status, null);
-			protect(rule, response);
-			record(rule.breaker(), duration, () -> new UpstreamResponseException(ResponseCapture.toOriginal(this.runtime,
-					methodKey, response, new CapturedBody(new byte[0], false, null), attempt, Duration.ofNanos(duration))));
+			protect(rule, response, channel);
+			record(breaker, rule.breaker(), duration, () -> new UpstreamResponseException(ResponseCapture.toOriginal(
+					this.runtime, methodKey, response, new CapturedBody(new byte[0], false, null), attempt,
+					Duration.ofNanos(duration), channel.name())));
 			this.runtime.observer()
-				.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, failureClass(status), rule, duration));
+				.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, failureClass(status), rule, duration,
+						channel.name()));
 			return response;
 		}
 		CapturedBody body = ResponseCapture.capture(response, this.runtime);
@@ -106,37 +114,65 @@ final class TriageClient implements Client {
 			logger.warn("Triage: client '" + this.runtime.name() + "' received non-standard HTTP status " + status
 					+ " for the first time; it is handled by the 'unknown-status' rule");
 		}
-		protect(rule, response);
+		protect(rule, response, channel);
 		Response captured = response.toBuilder().body(body).build();
-		record(rule.breaker(), duration, () -> new UpstreamResponseException(
-				ResponseCapture.toOriginal(this.runtime, methodKey, captured, body, attempt, Duration.ofNanos(duration))));
+		record(breaker, rule.breaker(), duration, () -> new UpstreamResponseException(ResponseCapture.toOriginal(
+				this.runtime, methodKey, captured, body, attempt, Duration.ofNanos(duration), channel.name())));
 		this.runtime.observer()
-			.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, failureClass(status), rule, duration));
+			.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, failureClass(status), rule, duration,
+					channel.name()));
 		return captured;
 	}
 
 	/**
-	 * Ask, in order, whether the upstream is paused, its breaker permits, throttling lets the attempt through
-	 * and the rate limiter has a permit; a refusal reaches no wire and gives back the breaker's permit.
+	 * Pick the channel of this attempt and ask, in order, whether it is paused, its breaker permits, throttling
+	 * lets the attempt through and the rate limiter has a permit. A first attempt goes to the first channel,
+	 * in order, that is neither paused nor behind an open breaker; a retry goes where the retryer sent it. A
+	 * refusal reaches no wire and gives back the breaker's permit.
 	 */
-	private void admit() throws RefusedException {
+	private Channel admit(CallContext call) throws RefusedException {
+		Channels channels = this.runtime.channels();
+		Channel channel;
+		if (call == null || call.tries() == 0) {
+			channel = null;
+			for (int i = 0; i < channels.all().size() && channel == null; i++) {
+				Channel candidate = channels.get(i);
+				if (!candidate.pause().isPaused() && candidate.breaker().tryAcquire()) {
+					channel = candidate;
+					if (call != null) {
+						call.channel(i);
+					}
+				}
+			}
+			if (channel == null) {
+				throw refuseOn(channels.primary());
+			}
+		}
+		else {
+			channel = channels.get(call.channel());
+			if (channel.pause().isPaused() || !channel.breaker().tryAcquire()) {
+				throw refuseOn(channel);
+			}
+		}
 		Overload overload = this.runtime.overload();
-		if (overload.pause().isPaused()) {
-			throw refuse(Refusal.PAUSED, "upstream '" + this.runtime.name() + "' asked to be paused until "
-					+ overload.pause().until());
-		}
-		if (!this.runtime.breaker().tryAcquire()) {
-			throw refuse(Refusal.BREAKER_OPEN,
-					"circuit breaker '" + this.runtime.name() + "' is " + this.runtime.breaker().state());
-		}
 		if (!overload.throttle().admit()) {
-			this.runtime.breaker().record(BreakerOutcome.IGNORE, 0, null);
+			channel.breaker().record(BreakerOutcome.IGNORE, 0, null);
 			throw refuse(Refusal.THROTTLED, "the upstream has been rejecting this client's load");
 		}
 		if (!overload.rateLimit().acquire()) {
-			this.runtime.breaker().record(BreakerOutcome.IGNORE, 0, null);
+			channel.breaker().record(BreakerOutcome.IGNORE, 0, null);
 			throw refuse(Refusal.RATE_LIMITED, "rate limiter '" + overload.rateLimit().name() + "' has no permit");
 		}
+		return channel;
+	}
+
+	private RefusedException refuseOn(Channel channel) {
+		String upstream = this.runtime.name() + (OriginalResponse.PRIMARY.equals(channel.name()) ? ""
+				: " channel " + channel.name());
+		if (channel.pause().isPaused()) {
+			return refuse(Refusal.PAUSED, "upstream '" + upstream + "' asked to be paused until " + channel.pause().until());
+		}
+		return refuse(Refusal.BREAKER_OPEN, "circuit breaker of '" + upstream + "' is " + channel.breaker().state());
 	}
 
 	private RefusedException refuse(Refusal refusal, String detail) {
@@ -145,20 +181,33 @@ final class TriageClient implements Client {
 	}
 
 	/**
-	 * What an answer tells the overload protection: an answer that is not a rejection for load counts as
-	 * accepted by the throttle, and a valid {@code Retry-After} on a pausing rule pauses the upstream.
+	 * Move a request to its channel: the primary's base URL is replaced by the channel's.
 	 */
-	private void protect(Rule rule, Response response) {
-		Overload overload = this.runtime.overload();
+	private static Request onChannel(Request request, Channel channel) {
+		if (channel.baseUrl() == null) {
+			return request;
+		}
+		RequestTemplate template = request.requestTemplate();
+		String primaryBase = (template != null && template.feignTarget() != null) ? template.feignTarget().url() : null;
+		String url = channel.rewrite(request.url(), primaryBase);
+		return Request.create(request.httpMethod(), url, request.headers(), request.body(), request.charset(), template);
+	}
+
+	/**
+	 * What an answer tells the overload protection: an answer that is not a rejection for load counts as
+	 * accepted by the throttle, and a valid {@code Retry-After} on a pausing rule pauses the channel that
+	 * answered.
+	 */
+	private void protect(Rule rule, Response response, Channel channel) {
 		if (!rule.overload()) {
-			overload.throttle().onAccepted();
+			this.runtime.overload().throttle().onAccepted();
 		}
 		if (rule.pause()) {
 			Optional<Duration> asked = RetryAfter.parse(Requests.firstHeader(response.headers(), "Retry-After"),
 					this.runtime.clock());
 			if (asked.isPresent() && !RetryAfter.isBeyondLimit(asked.get())
 					&& (rule.retryAfterMax() == null || asked.get().compareTo(rule.retryAfterMax()) <= 0)) {
-				overload.pause().pauseFor(asked.get());
+				channel.pause().pauseFor(asked.get());
 			}
 		}
 	}
@@ -185,8 +234,9 @@ final class TriageClient implements Client {
 				TimeUnit.MILLISECONDS, options.isFollowRedirects());
 	}
 
-	private void record(BreakerOutcome outcome, long duration, Supplier<Throwable> failure) {
-		this.runtime.breaker().record(outcome, duration, (outcome == BreakerOutcome.FAILURE) ? failure.get() : null);
+	private static void record(UpstreamBreaker breaker, BreakerOutcome outcome, long duration,
+			Supplier<Throwable> failure) {
+		breaker.record(outcome, duration, (outcome == BreakerOutcome.FAILURE) ? failure.get() : null);
 	}
 
 	/**

@@ -33,13 +33,13 @@ public final class TriageErrorDecoder implements ErrorDecoder {
 		int attempts = (call != null) ? call.attempts() : 1;
 		Duration elapsed = (call != null) ? Duration.ofNanos(call.elapsedNanos()) : Duration.ZERO;
 		OriginalResponse original = ResponseCapture.toOriginal(this.runtime, methodKey, response, body, attempts,
-				elapsed);
+				elapsed, (call != null) ? call.lastChannel() : OriginalResponse.PRIMARY);
 		Rule rule = this.runtime.policy().forStatus(response.status(), body.errorType());
 		UpstreamResponseException failure = new UpstreamResponseException(original);
 		if (call != null) {
 			call.failed(failure, rule);
 		}
-		if (!rule.retries()) {
+		if (!rule.retries() && !(rule.failover() && this.runtime.channels().hasAlternatives())) {
 			return failure;
 		}
 		return new TriageRetryableException(failure, rule, response.request());

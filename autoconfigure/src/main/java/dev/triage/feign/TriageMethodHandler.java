@@ -115,7 +115,8 @@ final class TriageMethodHandler implements MethodHandler {
 		this.runtime.observer()
 			.onCall(new CallRecord(this.runtime.name(), this.methodKey, (failure != null) ? call.requestLine() : null,
 					outcome, failureClass, code, call.attempts(), alert, Duration.ofNanos(call.elapsedNanos()),
-					(failure instanceof UpstreamException upstream) ? upstream : null, call.suppressed()));
+					(failure instanceof UpstreamException upstream) ? upstream : null, call.suppressed(),
+					this.runtime.channels().hasAlternatives() ? call.lastChannel() : null));
 	}
 
 }

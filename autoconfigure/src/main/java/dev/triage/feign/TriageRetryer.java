@@ -10,6 +10,7 @@ import dev.triage.TransportFailure;
 import dev.triage.UpstreamException;
 import dev.triage.UpstreamTransportException;
 import dev.triage.UpstreamUnavailableException;
+import dev.triage.channel.Channels;
 import dev.triage.policy.RetryDecision;
 import dev.triage.policy.Rule;
 import feign.Request;
@@ -75,13 +76,22 @@ public final class TriageRetryer implements Retryer {
 			failure = e;
 			rule = this.runtime.policy().forStatus(e.status(), null);
 		}
+		// Seed 001: "重试解决抖动，切换解决故障": an outcome that says the channel is down moves the next attempt,
+		// at once, to the next channel that could take it; without one it is an ordinary retry.
+		Channels channels = this.runtime.channels();
+		int current = (call != null) ? call.channel() : 0;
+		int failover = (rule.failover() && channels.hasAlternatives()) ? channels.nextAvailableAfter(current) : -1;
 		RetryDecision decision = this.runtime.planner()
-			.decide(rule, tries, isIdempotent(e.request()), retryAfter, elapsed, this.runtime.deadline());
-		if (decision.retry() && this.runtime.breaker().isOpen()) {
+			.decide(rule, tries, isIdempotent(e.request()), retryAfter, elapsed, this.runtime.deadline(), failover >= 0);
+		int next = (failover >= 0) ? failover : current;
+		if (decision.retry() && channels.get(next).breaker().isOpen()) {
 			decision = RetryDecision.suppressed(RetryDecision.Suppression.BREAKER_OPEN);
 		}
 		else if (decision.retry() && !this.runtime.overload().budget().tryRetry()) {
 			decision = RetryDecision.suppressed(RetryDecision.Suppression.BUDGET);
+		}
+		if (decision.retry() && call != null) {
+			call.channel(next);
 		}
 		this.runtime.observer().onRetryDecision(this.runtime.name(), decision);
 		if (call != null && decision.suppressed() != null) {

@@ -22,7 +22,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * key, outcome, failure class and status or transport code; never a URL, id or message.
  * <ul>
  * <li>{@code triage.attempts} (counter): client, class, code, breaker (how the rule counted it:
- * {@code failure}, {@code success}, {@code ignore})</li>
+ * {@code failure}, {@code success}, {@code ignore}), channel ({@code primary} or a configured channel name)</li>
  * <li>{@code triage.calls} (timer): client, method, outcome ({@code success}, {@code failure},
  * {@code fallback}, {@code short_circuited}), class, code, alert</li>
  * <li>{@code triage.attempt.latency} (timer): client; how long each attempt took, the upstream's raw latency
@@ -64,13 +64,15 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 		}
 		String breaker = (attempt.rule() != null) ? attempt.rule().breaker().name().toLowerCase(Locale.ROOT)
 				: "success";
-		AttemptKey key = new AttemptKey(attempt.client(), attempt.failureClass(), attempt.code(), breaker);
+		AttemptKey key = new AttemptKey(attempt.client(), attempt.failureClass(), attempt.code(), breaker,
+				attempt.channel());
 		this.attempts.computeIfAbsent(key, (k) -> Counter.builder("triage.attempts")
 			.description("Attempts of Triage-managed Feign calls by outcome: raw upstream health")
 			.tag("client", k.client())
 			.tag("class", k.failureClass())
 			.tag("code", k.code())
 			.tag("breaker", k.breaker())
+			.tag("channel", k.channel())
 			.register(registry)).increment();
 		Timer timer = this.latency.get(attempt.client());
 		if (timer == null) {
@@ -139,7 +141,7 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 			.register(registry)).record(call.elapsed().toNanos(), TimeUnit.NANOSECONDS);
 	}
 
-	private record AttemptKey(String client, String failureClass, String code, String breaker) {
+	private record AttemptKey(String client, String failureClass, String code, String breaker, String channel) {
 	}
 
 	private record CallKey(String client, String method, String outcome, String failureClass, String code,

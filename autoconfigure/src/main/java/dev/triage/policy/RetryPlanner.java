@@ -74,14 +74,36 @@ public final class RetryPlanner {
 	 */
 	public RetryDecision decide(Rule rule, int attemptsMade, boolean idempotent, Optional<Duration> retryAfter,
 			Duration elapsed, Duration deadline) {
-		if (attemptsMade >= rule.maxAttempts()) {
+		return decide(rule, attemptsMade, idempotent, retryAfter, elapsed, deadline, false);
+	}
+
+	/**
+	 * Decide about the next attempt, which may go at once to another channel.
+	 * @param rule the rule of the failed attempt's outcome
+	 * @param attemptsMade attempts made so far, including the failed one
+	 * @param idempotent whether the request may be replayed
+	 * @param retryAfter the valid {@code Retry-After} of the failed attempt, if any
+	 * @param elapsed time spent on the call so far
+	 * @param deadline the client's total budget for the call, {@code null} for none
+	 * @param failover whether the next attempt goes to another channel: no backoff, no {@code Retry-After} wait
+	 * (that channel did not ask for one), and allowed even when {@code max-attempts} is spent
+	 * @return the decision
+	 */
+	public RetryDecision decide(Rule rule, int attemptsMade, boolean idempotent, Optional<Duration> retryAfter,
+			Duration elapsed, Duration deadline, boolean failover) {
+		// Switching channels is not hammering the one that failed: a failover attempt may go beyond
+		// max-attempts (a 599 or a refused connection, tried once per channel, still switches).
+		if (attemptsMade >= rule.maxAttempts() && !failover) {
 			return RetryDecision.exhausted();
 		}
 		if (rule.idempotentOnly() && !idempotent) {
 			return RetryDecision.suppressed(RetryDecision.Suppression.NOT_IDEMPOTENT);
 		}
 		Duration wait;
-		if (rule.retryAfter() == RetryAfterMode.HONOR && retryAfter.isPresent()) {
+		if (failover) {
+			wait = Duration.ZERO;
+		}
+		else if (rule.retryAfter() == RetryAfterMode.HONOR && retryAfter.isPresent()) {
 			Duration asked = retryAfter.get();
 			if (RetryAfter.isBeyondLimit(asked)
 					|| (rule.retryAfterMax() != null && asked.compareTo(rule.retryAfterMax()) > 0)) {

@@ -89,6 +89,44 @@ class TriageAutoConfigurationTests {
 
 
 	@Test
+	void badOverloadSettingsFailStartupNamingTheProperty() {
+		this.contextRunner.withPropertyValues("triage.throttle.max-drop-probability=1.0")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("triage.throttle.max-drop-probability"));
+		this.contextRunner.withPropertyValues("triage.clients.inventory.retry-budget.ratio=-1")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("triage.clients.inventory.retry-budget.ratio"));
+		this.contextRunner.withPropertyValues("triage.idempotent-methods=GET,P0ST")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("triage.idempotent-methods[1]"));
+	}
+
+	@Test
+	void aChannelThatIsNotAnAbsoluteHttpUrlFailsStartupNamingTheProperty() {
+		for (String url : new String[] { "backup.example.com", "ftp://backup.example.com", "/relative", "http://" }) {
+			this.contextRunner.withPropertyValues("triage.clients.inventory.channels.backup=" + url)
+				.run((context) -> assertThat(context.getStartupFailure()).as(url)
+					.rootCause()
+					.isInstanceOf(InvalidPolicyException.class)
+					.hasMessageContaining("triage.clients.inventory.channels.backup")
+					.hasMessageContaining("absolute http or https"));
+		}
+	}
+
+	@Test
+	void aChannelWhoseBreakerNameClashesFailsStartup() {
+		this.contextRunner.withBean("inventoryBackupSpec", FeignClientSpecification.class,
+				() -> new FeignClientSpecification("inventory-backup", null, new Class<?>[0]))
+			.withPropertyValues("triage.clients.inventory.channels.backup=http://127.0.0.1:9")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("triage.clients.inventory.channels.backup")
+				.hasMessageContaining("'inventory-backup'"));
+		this.contextRunner.withPropertyValues("triage.clients.inventory.channels.primary=http://127.0.0.1:9")
+			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
+				.hasMessageContaining("triage.clients.inventory.channels.primary"));
+	}
+
+	@Test
 	void springCloudOpenFeignsOwnBreakerIsRefusedRatherThanDoubleCounting() {
 		this.contextRunner.withPropertyValues("spring.cloud.openfeign.circuitbreaker.enabled=true")
 			.run((context) -> assertThat(context.getStartupFailure()).rootCause()

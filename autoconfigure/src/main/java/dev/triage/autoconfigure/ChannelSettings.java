@@ -1,0 +1,64 @@
+package dev.triage.autoconfigure;
+
+import java.net.URI;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+
+import dev.triage.OriginalResponse;
+import dev.triage.policy.InvalidPolicyException;
+
+/**
+ * Checks {@code triage.clients.<name>.channels} at startup: absolute http(s) URLs, and names whose breakers
+ * ({@code <client>-<channel>}) clash with no other breaker.
+ */
+final class ChannelSettings {
+
+	private ChannelSettings() {
+	}
+
+	static String breakerName(String client, String channel) {
+		return client + "-" + channel;
+	}
+
+	static String baseUrl(String url) {
+		String trimmed = url.trim();
+		return trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
+	}
+
+	static void validate(TriageProperties properties, Set<String> feignClients) {
+		Set<String> breakers = new HashSet<>(feignClients);
+		properties.getClients().forEach((client, settings) -> settings.getChannels().forEach((channel, url) -> {
+			String property = "triage.clients." + client + ".channels." + channel;
+			if (OriginalResponse.PRIMARY.equals(channel)) {
+				throw new InvalidPolicyException(property, url,
+						"a channel name other than 'primary', which is the client's own URL");
+			}
+			if (!isAbsoluteHttp(url)) {
+				throw new InvalidPolicyException(property, url,
+						"an absolute http or https base URL, e.g. https://backup.example.com/api");
+			}
+			String breaker = breakerName(client, channel);
+			if (!breakers.add(breaker)) {
+				throw new InvalidPolicyException(property, url, "a channel name whose breaker name '" + breaker
+						+ "' is not already the name of a Feign client or of another channel's breaker");
+			}
+		}));
+	}
+
+	private static boolean isAbsoluteHttp(String url) {
+		if (url == null) {
+			return false;
+		}
+		try {
+			URI uri = URI.create(url.trim());
+			String scheme = (uri.getScheme() != null) ? uri.getScheme().toLowerCase(Locale.ROOT) : "";
+			return (scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null
+					&& uri.getRawQuery() == null && uri.getRawFragment() == null;
+		}
+		catch (IllegalArgumentException ex) {
+			return false;
+		}
+	}
+
+}
