@@ -16,6 +16,7 @@ import dev.triage.overload.AdaptiveThrottle;
 import dev.triage.overload.Overload;
 import dev.triage.overload.RateLimit;
 import dev.triage.overload.RetryBudget;
+import dev.triage.poison.PoisonTracker;
 import dev.triage.policy.ExplainedRule;
 import dev.triage.policy.PolicyKey;
 import dev.triage.policy.PolicyTable;
@@ -86,8 +87,8 @@ public class TriageEndpoint {
 			.forEach((type, explained) -> errorTypes.put(type,
 					fields(values(explained.override()), explained.sources())));
 		return new ClientDescriptor(client, breaker(runtime), (runtime.deadline() != null) ? text(runtime.deadline()) : null,
-				runtime.fallback() != null, overload(runtime.overload()), channels(runtime), policies, errorTypes,
-				this.failures.of(client));
+				runtime.fallback() != null, overload(runtime.overload()), channels(runtime),
+				runtime.poison().current(), policies, errorTypes, this.failures.of(client));
 	}
 
 	private static List<ChannelDescriptor> channels(ClientRuntime runtime) {
@@ -187,12 +188,14 @@ public class TriageEndpoint {
 	 * @param fallback whether a fallback is declared
 	 * @param overload the retry budget, throttle, pause and rate limiter
 	 * @param channels the channels, {@code primary} first
+	 * @param poisonRequests the requests that are poison now (sanitized URL, fingerprint, since)
 	 * @param policies per key, each field's value and source
 	 * @param errorTypes per configured error type, each set field's value and source
 	 * @param recentFailures the most recent failures, newest first
 	 */
 	public record ClientDescriptor(String name, BreakerDescriptor breaker, String deadline, boolean fallback,
-			OverloadDescriptor overload, List<ChannelDescriptor> channels, Map<String, Map<String, Field>> policies, Map<String, Map<String, Field>> errorTypes,
+			OverloadDescriptor overload, List<ChannelDescriptor> channels,
+			List<PoisonTracker.PoisonEntry> poisonRequests, Map<String, Map<String, Field>> policies, Map<String, Map<String, Field>> errorTypes,
 			List<RecentFailures.Failure> recentFailures) implements OperationResponseBody {
 	}
 

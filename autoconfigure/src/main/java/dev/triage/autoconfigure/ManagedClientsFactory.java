@@ -9,9 +9,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import dev.triage.OriginalResponse;
+import dev.triage.PoisonRequestEvent;
 import dev.triage.TriageFallback;
 import dev.triage.breaker.UpstreamBreaker;
 import dev.triage.channel.Channel;
@@ -24,10 +26,12 @@ import dev.triage.feign.ManagedClients;
 import dev.triage.overload.Overload;
 import dev.triage.overload.Pause;
 import dev.triage.overload.RateLimits;
+import dev.triage.poison.PoisonTracker;
 import dev.triage.policy.ErrorTypeExtractor;
 import dev.triage.policy.RetryPlanner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -55,12 +59,19 @@ final class ManagedClientsFactory {
 
 	private final RateLimits rateLimits;
 
+	private final Consumer<PoisonRequestEvent> poisonEvents;
+
 	ManagedClientsFactory(TriageProperties properties, UpstreamBreakers breakers, FallbackResolver fallbacks,
-			CallObserver observer, Duration poolTimeout, RateLimits rateLimits) {
+			CallObserver observer, Duration poolTimeout, RateLimits rateLimits,
+			ApplicationEventPublisher eventPublisher) {
 		PolicyTables.validate(properties);
 		this.planner = new RetryPlanner(() -> ThreadLocalRandom.current().nextDouble(),
 				Set.copyOf(properties.getIdempotentMethods()));
 		this.rateLimits = rateLimits;
+		this.poisonEvents = (event) -> {
+			observer.onPoison(event);
+			eventPublisher.publishEvent(event);
+		};
 		this.properties = properties;
 		this.breakers = breakers;
 		this.fallbacks = fallbacks;
@@ -116,7 +127,8 @@ final class ManagedClientsFactory {
 		return new ClientRuntime(name, PolicyTables.forClient(this.properties, name), this.planner, this.errorTypes,
 				(int) this.properties.getMaxBodyBytes().toBytes(), this.sensitiveHeaders,
 				(client != null) ? client.getDeadline() : null, this.poolTimeout, breaker, fallback, this.observer,
-				clock, overload, new Channels(channels));
+				clock, overload, new Channels(channels),
+				new PoisonTracker(OverloadSettings.poison(this.properties, name), System::nanoTime, this.poisonEvents));
 	}
 
 }

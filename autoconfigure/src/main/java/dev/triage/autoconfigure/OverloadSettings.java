@@ -1,14 +1,17 @@
 package dev.triage.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 
 import dev.triage.overload.AdaptiveThrottle;
 import dev.triage.overload.RetryBudget;
+import dev.triage.poison.PoisonTracker;
 import dev.triage.policy.InvalidPolicyException;
 
 /**
- * Resolves a client's retry budget and throttle settings field by field (client, then global, then the
+ * Resolves a client's retry budget, throttle and poison settings field by field (client, then global, then the
  * defaults) and fails startup naming the property of a bad value.
  */
 final class OverloadSettings {
@@ -51,6 +54,32 @@ final class OverloadSettings {
 				"a number from 0 to below 1, e.g. 0.9 (some traffic must reach the upstream to see it recover)");
 		return new AdaptiveThrottle.Settings(layers.pick(TriageProperties.Throttle::getEnabled, defaults.enabled()), k,
 				window, minRequests, maxDrop);
+	}
+
+	static PoisonTracker.Settings poison(TriageProperties properties, String clientName) {
+		TriageProperties.Poison global = properties.getPoison();
+		TriageProperties.Client client = (clientName != null) ? properties.getClients().get(clientName) : null;
+		TriageProperties.Poison own = (client != null) ? client.getPoison() : null;
+		String prefix = (own != null) ? "triage.clients." + clientName + ".poison" : "triage.poison";
+		PoisonTracker.Settings defaults = PoisonTracker.Settings.DEFAULTS;
+		Layers<TriageProperties.Poison> layers = new Layers<>(own, global);
+		List<Integer> statuses = layers.pick(TriageProperties.Poison::getStatuses, List.copyOf(defaults.statuses()));
+		int threshold = layers.pick(TriageProperties.Poison::getThreshold, defaults.threshold());
+		Duration ttl = layers.pick(TriageProperties.Poison::getTtl, defaults.ttl());
+		long maxTracked = layers.pick(TriageProperties.Poison::getMaxTracked, defaults.maxTracked());
+		Duration healthyWithin = layers.pick(TriageProperties.Poison::getHealthyWithin, defaults.healthyWithin());
+		for (int i = 0; i < statuses.size(); i++) {
+			Integer status = statuses.get(i);
+			check(status != null && status >= 100 && status <= 999, prefix + ".statuses[" + i + "]", status,
+					"an HTTP status from 100 to 999, e.g. 500");
+		}
+		check(threshold >= 2, prefix + ".threshold", threshold, "a whole number of at least 2, e.g. 3");
+		check(ttl.toMillis() >= 1, prefix + ".ttl", ttl, "a positive duration, e.g. 10m");
+		check(maxTracked >= 1, prefix + ".max-tracked", maxTracked, "a whole number of at least 1, e.g. 10000");
+		check(healthyWithin.toMillis() >= 1, prefix + ".healthy-within", healthyWithin,
+				"a positive duration, e.g. 1m");
+		return new PoisonTracker.Settings(layers.pick(TriageProperties.Poison::getEnabled, defaults.enabled()),
+				Set.copyOf(statuses), threshold, ttl, maxTracked, healthyWithin);
 	}
 
 	private static void check(boolean valid, String property, Object value, String allowed) {

@@ -35,6 +35,7 @@ final class PolicyTables {
 		forClient(properties, null);
 		OverloadSettings.budget(properties, null);
 		OverloadSettings.throttle(properties, null);
+		OverloadSettings.poison(properties, null);
 		for (int i = 0; i < properties.getIdempotentMethods().size(); i++) {
 			String method = properties.getIdempotentMethods().get(i);
 			if (method == null || !method.trim().matches("[A-Za-z]+")) {
@@ -51,6 +52,7 @@ final class PolicyTables {
 			forClient(properties, name);
 			OverloadSettings.budget(properties, name);
 			OverloadSettings.throttle(properties, name);
+			OverloadSettings.poison(properties, name);
 			if (client.getDeadline() != null && (client.getDeadline().isNegative() || client.getDeadline().isZero())) {
 				throw new InvalidPolicyException("triage.clients." + name + ".deadline", client.getDeadline(),
 						"a positive duration, e.g. 5s");

@@ -20,6 +20,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.cloud.openfeign.FeignAutoConfiguration;
 import org.springframework.cloud.openfeign.FeignClientSpecification;
 import org.springframework.cloud.openfeign.support.FeignHttpClientProperties;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
@@ -58,7 +59,7 @@ public class TriageAutoConfiguration {
 	ManagedClients triageManagedClients(TriageProperties properties,
 			ObjectProvider<FeignClientSpecification> specifications, ObjectProvider<CircuitBreakerRegistry> registry,
 			ObjectProvider<FeignHttpClientProperties> httpClientProperties, ObjectProvider<CallObserver> observers,
-			ObjectProvider<RateLimits> rateLimits,
+			ObjectProvider<RateLimits> rateLimits, ApplicationEventPublisher eventPublisher,
 			ConfigurableListableBeanFactory beanFactory, Environment environment) {
 		ApplicationSettings.rejectSecondBreakerLayer(environment);
 		UpstreamBreakers breakers = new UpstreamBreakers(registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
@@ -66,7 +67,7 @@ public class TriageAutoConfiguration {
 		ManagedClientsFactory factory = new ManagedClientsFactory(properties, breakers, new FallbackResolver(beanFactory),
 				ApplicationSettings.observer(observers),
 				ApplicationSettings.poolTimeout(httpClientProperties.getIfAvailable()),
-				rateLimits.getIfAvailable(() -> RateLimits.NONE));
+				rateLimits.getIfAvailable(() -> RateLimits.NONE), eventPublisher);
 		Map<String, String> clients = new LinkedHashMap<>();
 		specifications.orderedStream()
 			.filter((spec) -> !spec.getName().startsWith("default."))

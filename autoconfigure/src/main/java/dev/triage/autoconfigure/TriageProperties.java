@@ -56,6 +56,12 @@ public class TriageProperties {
 	private final Throttle throttle = new Throttle();
 
 	/**
+	 * Poison-request detection of every client: the same request failing again and again while the upstream
+	 * answers others goes to a dead letter.
+	 */
+	private final Poison poison = new Poison();
+
+	/**
 	 * Global policy rules keyed by exact status ("503"), status class ("5xx"), transport failure
 	 * ("read-timeout") or "unknown-status".
 	 */
@@ -119,6 +125,10 @@ public class TriageProperties {
 		return this.throttle;
 	}
 
+	public Poison getPoison() {
+		return this.poison;
+	}
+
 	public Map<String, Rule> getPolicies() {
 		return this.policies;
 	}
@@ -175,6 +185,11 @@ public class TriageProperties {
 		private final Throttle throttle = new Throttle();
 
 		/**
+		 * Poison-request detection of this client; fields left out take the global triage.poison ones.
+		 */
+		private final Poison poison = new Poison();
+
+		/**
 		 * Policy rules of this client, consulted before the global ones.
 		 */
 		private Map<String, Rule> policies = new LinkedHashMap<>();
@@ -214,6 +229,10 @@ public class TriageProperties {
 
 		public Throttle getThrottle() {
 			return this.throttle;
+		}
+
+		public Poison getPoison() {
+			return this.poison;
 		}
 
 		public Map<String, Rule> getPolicies() {
@@ -572,6 +591,94 @@ public class TriageProperties {
 
 		public void setMaxDropProbability(Double maxDropProbability) {
 			this.maxDropProbability = maxDropProbability;
+		}
+
+	}
+
+	/**
+	 * Poison requests: consecutive failures of the same request (method, full URL, body) with a poison status,
+	 * while the upstream answers other requests, make it poison: published as a PoisonRequestEvent once, refused
+	 * for the ttl. Fields left unset take the layer underneath (client, then global, then the defaults).
+	 */
+	public static class Poison {
+
+		/**
+		 * Whether poison requests are detected (default true).
+		 */
+		private Boolean enabled;
+
+		/**
+		 * Statuses that count towards poisoning (default 500).
+		 */
+		private List<Integer> statuses;
+
+		/**
+		 * Consecutive failures that make a request poison (default 3).
+		 */
+		private Integer threshold;
+
+		/**
+		 * How long failures are counted and a poison request is refused (default 10m).
+		 */
+		private Duration ttl;
+
+		/**
+		 * Most request fingerprints held per client, least recently used dropped (default 10000).
+		 */
+		private Long maxTracked;
+
+		/**
+		 * How recent another request's 2xx must be for the upstream to count as answering; without one, nothing
+		 * becomes poison (default 1m).
+		 */
+		private Duration healthyWithin;
+
+		public Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public void setEnabled(Boolean enabled) {
+			this.enabled = enabled;
+		}
+
+		public List<Integer> getStatuses() {
+			return this.statuses;
+		}
+
+		public void setStatuses(List<Integer> statuses) {
+			this.statuses = statuses;
+		}
+
+		public Integer getThreshold() {
+			return this.threshold;
+		}
+
+		public void setThreshold(Integer threshold) {
+			this.threshold = threshold;
+		}
+
+		public Duration getTtl() {
+			return this.ttl;
+		}
+
+		public void setTtl(Duration ttl) {
+			this.ttl = ttl;
+		}
+
+		public Long getMaxTracked() {
+			return this.maxTracked;
+		}
+
+		public void setMaxTracked(Long maxTracked) {
+			this.maxTracked = maxTracked;
+		}
+
+		public Duration getHealthyWithin() {
+			return this.healthyWithin;
+		}
+
+		public void setHealthyWithin(Duration healthyWithin) {
+			this.healthyWithin = healthyWithin;
 		}
 
 	}

@@ -37,6 +37,8 @@ final class CallContext {
 
 	private int channel;
 
+	private boolean poisoned;
+
 	private String lastChannel = OriginalResponse.PRIMARY;
 
 	private CallContext(ClientRuntime runtime, String methodKey, CallContext outer) {
@@ -86,6 +88,17 @@ final class CallContext {
 
 	void channel(int index) {
 		this.channel = index;
+	}
+
+	/**
+	 * Return whether the request turned out to be poison: no further attempt.
+	 */
+	boolean poisoned() {
+		return this.poisoned;
+	}
+
+	void poisoned(boolean poisoned) {
+		this.poisoned = poisoned;
 	}
 
 	/**

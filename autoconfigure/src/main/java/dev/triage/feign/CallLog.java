@@ -1,5 +1,6 @@
 package dev.triage.feign;
 
+import dev.triage.PoisonRequestEvent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -12,6 +13,13 @@ import org.apache.commons.logging.LogFactory;
 public final class CallLog implements CallObserver {
 
 	private static final Log logger = LogFactory.getLog("dev.triage.calls");
+
+	@Override
+	public void onPoison(PoisonRequestEvent event) {
+		logger.warn("triage poison client=" + event.client() + " method=" + event.methodKey() + " request=\""
+				+ event.httpMethod() + " " + event.url() + "\" fingerprint=" + event.fingerprint() + " failures="
+				+ event.failures() + " status=" + event.lastResponse().status());
+	}
 
 	@Override
 	public void onCall(CallRecord call) {

@@ -1,5 +1,6 @@
 package dev.triage.feign;
 
+import dev.triage.PoisonRequestEvent;
 import dev.triage.Refusal;
 import dev.triage.policy.RetryDecision;
 
@@ -33,6 +34,13 @@ public interface CallObserver {
 	 * @param refusal why
 	 */
 	default void onRefusal(String client, Refusal refusal) {
+	}
+
+	/**
+	 * A request became poison (published once).
+	 * @param event the event
+	 */
+	default void onPoison(PoisonRequestEvent event) {
 	}
 
 	/**

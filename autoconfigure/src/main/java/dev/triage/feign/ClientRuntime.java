@@ -9,6 +9,7 @@ import dev.triage.TriageFallback;
 import dev.triage.breaker.UpstreamBreaker;
 import dev.triage.channel.Channels;
 import dev.triage.overload.Overload;
+import dev.triage.poison.PoisonTracker;
 import dev.triage.policy.ErrorTypeExtractor;
 import dev.triage.policy.PolicyTable;
 import dev.triage.policy.RetryPlanner;
@@ -30,12 +31,13 @@ import dev.triage.policy.RetryPlanner;
  * @param clock the clock for {@code Retry-After} dates
  * @param overload the retry budget, pause, throttle and rate limit of the upstream
  * @param channels the channels, {@code primary} (with {@code breaker} and the overload's pause) first
+ * @param poison the poison-request tracker
  * @param unknownStatusesSeen statuses already logged as first sightings
  */
 public record ClientRuntime(String name, PolicyTable policy, RetryPlanner planner, ErrorTypeExtractor errorTypes,
 		int maxBodyBytes, Set<String> sensitiveHeaders, Duration deadline, Duration poolTimeout,
 		UpstreamBreaker breaker, TriageFallback<?> fallback, CallObserver observer, Clock clock, Overload overload,
-		Channels channels, Set<Integer> unknownStatusesSeen) {
+		Channels channels, PoisonTracker poison, Set<Integer> unknownStatusesSeen) {
 
 	/**
 	 * Create a runtime with an empty first-sighting set.
@@ -43,9 +45,9 @@ public record ClientRuntime(String name, PolicyTable policy, RetryPlanner planne
 	public ClientRuntime(String name, PolicyTable policy, RetryPlanner planner, ErrorTypeExtractor errorTypes,
 			int maxBodyBytes, Set<String> sensitiveHeaders, Duration deadline, Duration poolTimeout,
 			UpstreamBreaker breaker, TriageFallback<?> fallback, CallObserver observer, Clock clock,
-			Overload overload, Channels channels) {
+			Overload overload, Channels channels, PoisonTracker poison) {
 		this(name, policy, planner, errorTypes, maxBodyBytes, sensitiveHeaders, deadline, poolTimeout, breaker,
-				fallback, observer, clock, overload, channels, ConcurrentHashMap.newKeySet());
+				fallback, observer, clock, overload, channels, poison, ConcurrentHashMap.newKeySet());
 	}
 
 	/**

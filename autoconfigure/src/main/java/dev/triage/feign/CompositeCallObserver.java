@@ -3,6 +3,7 @@ package dev.triage.feign;
 import java.util.List;
 import java.util.function.Consumer;
 
+import dev.triage.PoisonRequestEvent;
 import dev.triage.Refusal;
 import dev.triage.policy.RetryDecision;
 import org.apache.commons.logging.Log;
@@ -38,6 +39,11 @@ public final class CompositeCallObserver implements CallObserver {
 	@Override
 	public void onRefusal(String client, Refusal refusal) {
 		each("a refusal", (observer) -> observer.onRefusal(client, refusal));
+	}
+
+	@Override
+	public void onPoison(PoisonRequestEvent event) {
+		each("a poison request", (observer) -> observer.onPoison(event));
 	}
 
 	@Override

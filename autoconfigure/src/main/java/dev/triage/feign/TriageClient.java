@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import dev.triage.OriginalResponse;
+import dev.triage.PoisonRequestEvent;
 import dev.triage.Refusal;
 import dev.triage.TransportFailure;
 import dev.triage.UpstreamResponseException;
@@ -18,6 +19,7 @@ import dev.triage.breaker.UpstreamBreaker;
 import dev.triage.channel.Channel;
 import dev.triage.channel.Channels;
 import dev.triage.overload.Overload;
+import dev.triage.poison.PoisonTracker;
 import dev.triage.policy.RetryAfter;
 import dev.triage.policy.Rule;
 import feign.Client;
@@ -49,6 +51,14 @@ final class TriageClient implements Client {
 	@Override
 	public Response execute(Request request, Request.Options options) throws IOException {
 		CallContext call = CallContext.current(this.runtime);
+		PoisonTracker poison = this.runtime.poison();
+		String fingerprint = null;
+		if (poison.tracking()) {
+			fingerprint = fingerprint(request);
+			if (poison.isPoisoned(fingerprint)) {
+				throw refuse(Refusal.POISON, "request " + fingerprint.substring(0, 12) + "... is poison");
+			}
+		}
 		Channel channel = admit(call);
 		Overload overload = this.runtime.overload();
 		if (call == null || call.tries() == 0) {
@@ -77,6 +87,9 @@ final class TriageClient implements Client {
 			TransportFailureException classified = new TransportFailureException(failure, timeout, ex);
 			record(breaker, rule.breaker(), duration, () -> new UpstreamTransportException(this.runtime.name(),
 					methodKey, Requests.requestLine(sent), failure, timeout, attemptsSent, ex));
+			if (fingerprint != null) {
+				poison.onOtherOutcome(fingerprint);
+			}
 			this.runtime.observer()
 				.onAttempt(new AttemptOutcome(this.runtime.name(), 0, failure, "transport", rule, duration, channel.name()));
 			throw classified;
@@ -90,6 +103,10 @@ final class TriageClient implements Client {
 		if (status >= 200 && status < 300) {
 			breaker.record(BreakerOutcome.SUCCESS, duration, null);
 			overload.throttle().onAccepted();
+			poison.onSuccess(sent.httpMethod().name(), request.url());
+			if (fingerprint != null) {
+				poison.onOtherOutcome(fingerprint);
+			}
 			this.runtime.observer()
 				.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, "2xx", null, duration, channel.name()));
 			return response;
@@ -118,6 +135,21 @@ final class TriageClient implements Client {
 		Response captured = response.toBuilder().body(body).build();
 		record(breaker, rule.breaker(), duration, () -> new UpstreamResponseException(ResponseCapture.toOriginal(
 				this.runtime, methodKey, captured, body, attempt, Duration.ofNanos(duration), channel.name())));
+		if (poison.isPoisonStatus(status)) {
+			String print = (fingerprint != null) ? fingerprint : fingerprint(request);
+			boolean poisoned = poison.onPoisonStatus(print, request.httpMethod().name(), request.url(),
+					(failures) -> new PoisonRequestEvent(this.runtime.name(),
+					methodKey, request.httpMethod().name(), Requests.sanitizeUrl(request.url()), print,
+					cappedBody(request), ResponseCapture.toOriginal(this.runtime, methodKey, captured, body, attempt,
+							Duration.ofNanos((call != null) ? call.elapsedNanos() : duration), channel.name()),
+					failures, this.runtime.clock().instant()));
+			if (poisoned && call != null) {
+				call.poisoned(true);
+			}
+		}
+		else if (fingerprint != null) {
+			poison.onOtherOutcome(fingerprint);
+		}
 		this.runtime.observer()
 			.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, failureClass(status), rule, duration,
 					channel.name()));
@@ -210,6 +242,22 @@ final class TriageClient implements Client {
 				channel.pause().pauseFor(asked.get());
 			}
 		}
+	}
+
+	/**
+	 * The fingerprint of a request as built for the primary channel: method, full URL, body.
+	 */
+	private static String fingerprint(Request request) {
+		return PoisonTracker.fingerprint(request.httpMethod().name(), request.url(), request.body());
+	}
+
+	private byte[] cappedBody(Request request) {
+		byte[] body = request.body();
+		if (body == null) {
+			return new byte[0];
+		}
+		return (body.length <= this.runtime.maxBodyBytes()) ? body.clone()
+				: java.util.Arrays.copyOf(body, this.runtime.maxBodyBytes());
 	}
 
 	private static boolean returnsRawResponse(Request request) {

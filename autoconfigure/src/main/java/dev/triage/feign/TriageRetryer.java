@@ -84,7 +84,10 @@ public final class TriageRetryer implements Retryer {
 		RetryDecision decision = this.runtime.planner()
 			.decide(rule, tries, isIdempotent(e.request()), retryAfter, elapsed, this.runtime.deadline(), failover >= 0);
 		int next = (failover >= 0) ? failover : current;
-		if (decision.retry() && channels.get(next).breaker().isOpen()) {
+		if (decision.retry() && call != null && call.poisoned()) {
+			decision = RetryDecision.suppressed(RetryDecision.Suppression.POISON);
+		}
+		else if (decision.retry() && channels.get(next).breaker().isOpen()) {
 			decision = RetryDecision.suppressed(RetryDecision.Suppression.BREAKER_OPEN);
 		}
 		else if (decision.retry() && !this.runtime.overload().budget().tryRetry()) {

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
+import dev.triage.PoisonRequestEvent;
 import dev.triage.Refusal;
 import dev.triage.feign.AttemptOutcome;
 import dev.triage.feign.CallObserver;
@@ -33,6 +34,7 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@code rate_limited})</li>
  * <li>{@code triage.refusals} (counter): client, reason ({@code breaker_open}, {@code paused},
  * {@code throttled}, {@code rate_limited}, {@code poison}): attempts refused before the wire</li>
+ * <li>{@code triage.poison} (counter): client; requests that became poison</li>
  * </ul>
  */
 public final class TriageMetrics implements CallObserver, MeterBinder {
@@ -46,6 +48,8 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 	private final Map<String, Counter> retries = new ConcurrentHashMap<>();
 
 	private final Map<String, Timer> latency = new ConcurrentHashMap<>();
+
+	private final Map<String, Counter> poison = new ConcurrentHashMap<>();
 
 	private final Map<SuppressedKey, Counter> suppressed = new ConcurrentHashMap<>();
 
@@ -116,6 +120,18 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 			.description("Attempts Triage refused before the wire, by reason")
 			.tag("client", k.client())
 			.tag("reason", k.reason())
+			.register(registry)).increment();
+	}
+
+	@Override
+	public void onPoison(PoisonRequestEvent event) {
+		MeterRegistry registry = this.registry;
+		if (registry == null) {
+			return;
+		}
+		this.poison.computeIfAbsent(event.client(), (client) -> Counter.builder("triage.poison")
+			.description("Requests that became poison: the same request failing while the upstream answers others")
+			.tag("client", client)
 			.register(registry)).increment();
 	}
 

@@ -17,7 +17,7 @@ import dev.triage.support.RecordingObserver;
 import dev.triage.support.RecordingObserverConfiguration;
 import dev.triage.support.TestApplication;
 import dev.triage.support.LoopbackUpstream;
-import dev.triage.support.WithoutOverloadProtection;
+import dev.triage.support.WithoutProtection;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -32,7 +32,7 @@ import org.springframework.context.annotation.Import;
  * upstream on loopback. The inventory breaker is configured small so that it opens after four counted
  * attempts; billing is left to Triage's defaults.
  */
-@WithoutOverloadProtection
+@WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "resilience4j.circuitbreaker.instances.inventory.sliding-window-type=COUNT_BASED",
 				"resilience4j.circuitbreaker.instances.inventory.sliding-window-size=4",

@@ -24,7 +24,7 @@ import dev.triage.support.RecordingObserver;
 import dev.triage.support.RecordingObserverConfiguration;
 import dev.triage.support.TestApplication;
 import dev.triage.support.LoopbackUpstream;
-import dev.triage.support.WithoutOverloadProtection;
+import dev.triage.support.WithoutProtection;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,7 +39,7 @@ import org.springframework.context.annotation.Import;
 /**
  * Many threads against a flapping upstream, and what reaches logs and messages.
  */
-@WithoutOverloadProtection
+@WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "resilience4j.circuitbreaker.instances.inventory.sliding-window-type=COUNT_BASED",
 				"resilience4j.circuitbreaker.instances.inventory.sliding-window-size=20",

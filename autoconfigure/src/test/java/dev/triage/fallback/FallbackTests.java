@@ -23,7 +23,7 @@ import dev.triage.support.RecordingObserver;
 import dev.triage.support.RecordingObserverConfiguration;
 import dev.triage.support.TestApplication;
 import dev.triage.support.LoopbackUpstream;
-import dev.triage.support.WithoutOverloadProtection;
+import dev.triage.support.WithoutProtection;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,7 +37,7 @@ import org.springframework.context.annotation.Import;
  * Fallbacks receive what actually happened: {@code (null, response)} for a non-2xx answer,
  * {@code (exception, null)} for a transport failure or a refusal. Billing has no fallback.
  */
-@WithoutOverloadProtection
+@WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.cloud.openfeign.client.config.inventory.read-timeout=400",
 				"triage.clients.inventory.policies.404.fallback=false", "triage.max-body-bytes=16B",

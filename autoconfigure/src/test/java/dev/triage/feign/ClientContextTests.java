@@ -13,7 +13,7 @@ import dev.triage.support.InventoryClient;
 import dev.triage.support.LoopbackUpstream;
 import dev.triage.support.RecordingObserver;
 import dev.triage.support.RecordingObserverConfiguration;
-import dev.triage.support.WithoutOverloadProtection;
+import dev.triage.support.WithoutProtection;
 import feign.FeignException;
 import feign.Retryer;
 import feign.codec.ErrorDecoder;
@@ -31,7 +31,7 @@ import org.springframework.context.annotation.Import;
  * What each Feign client context ends up with: Triage's beans, the user's own beans where declared, and
  * nothing of Triage's where the client is switched off.
  */
-@WithoutOverloadProtection
+@WithoutProtection
 @SpringBootTest(classes = ClientContextTests.App.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = "triage.clients.billing.enabled=false")
 class ClientContextTests extends LoopbackUpstream {

@@ -17,7 +17,7 @@ import dev.triage.support.BillingClient;
 import dev.triage.support.InventoryClient;
 import dev.triage.support.LoopbackUpstream;
 import dev.triage.support.TestApplication;
-import dev.triage.support.WithoutOverloadProtection;
+import dev.triage.support.WithoutProtection;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,7 +28,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 /**
  * Per-client YAML overrides, error-type rules, the body cap and redaction, through real Feign calls.
  */
-@WithoutOverloadProtection
+@WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "triage.clients.inventory.policies.503.max-attempts=1",
 				"triage.error-types.invalid_request_error.max-attempts=1",

@@ -1,14 +1,14 @@
 package dev.triage.feign;
 
 import dev.triage.support.TestApplication;
-import dev.triage.support.WithoutOverloadProtection;
+import dev.triage.support.WithoutProtection;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
  * An application whose API keeps RFC 9110's idempotency opts PUT and DELETE in: they get the row's attempts,
  * POST still gets one.
  */
-@WithoutOverloadProtection
+@WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.cloud.openfeign.client.config.inventory.read-timeout=300",
 				"resilience4j.circuitbreaker.instances.inventory.minimum-number-of-calls=100000",

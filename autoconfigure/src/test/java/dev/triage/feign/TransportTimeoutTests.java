@@ -26,7 +26,7 @@ import dev.triage.support.BillingClient;
 import dev.triage.support.InventoryClient;
 import dev.triage.support.TestApplication;
 import dev.triage.support.WireMocks;
-import dev.triage.support.WithoutOverloadProtection;
+import dev.triage.support.WithoutProtection;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,7 +39,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * Pool-wait and connect timeouts produced for real: a connection pool of one held by a slow call, and a
  * listening socket whose accept queue is full so that new connections are never completed.
  */
-@WithoutOverloadProtection
+@WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.cloud.openfeign.httpclient.max-connections=1",
 				"spring.cloud.openfeign.httpclient.max-connections-per-route=1",

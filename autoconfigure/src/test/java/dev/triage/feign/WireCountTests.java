@@ -16,7 +16,7 @@ import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
 import dev.triage.support.TestApplication;
 import dev.triage.support.LoopbackUpstream;
-import dev.triage.support.WithoutOverloadProtection;
+import dev.triage.support.WithoutProtection;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -31,7 +31,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
  * HTTP server on loopback: the number of requests that reached the wire is the row's {@code max-attempts}.
  * Breakers are disabled here (a huge minimum call count) so that counts are not cut short.
  */
-@WithoutOverloadProtection
+@WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.cloud.openfeign.client.config.inventory.read-timeout=400",
 				"spring.cloud.openfeign.client.config.inventory.connect-timeout=400",

@@ -11,7 +11,7 @@ import dev.triage.TriageFallback;
 import dev.triage.support.BillingClient;
 import dev.triage.support.TestApplication;
 import dev.triage.support.LoopbackUpstream;
-import dev.triage.support.WithoutOverloadProtection;
+import dev.triage.support.WithoutProtection;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -28,7 +28,7 @@ import org.springframework.context.annotation.Import;
  * Raw attempts and final outcomes are separate meters; retries issued and suppressed are counted with their
  * reason; tags stay bounded whatever the paths and query values.
  */
-@WithoutOverloadProtection
+@WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.cloud.openfeign.client.config.inventory.read-timeout=300",
 				"resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=1000000",
@@ -184,7 +184,19 @@ class MetricsTests extends LoopbackUpstream {
 
 		@Bean
 		TriageFallback<BillingClient> billingFallback() {
-			return (exception, response) -> () -> "degraded";
+			return (exception, response) -> new BillingClient() {
+
+				@Override
+				public String invoices() {
+					return "degraded";
+				}
+
+				@Override
+				public String invoice(String id) {
+					return "degraded";
+				}
+
+			};
 		}
 
 	}

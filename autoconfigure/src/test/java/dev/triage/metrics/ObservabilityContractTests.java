@@ -18,7 +18,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.triage.support.TestApplication;
 import dev.triage.support.LoopbackUpstream;
-import dev.triage.support.WithoutOverloadProtection;
+import dev.triage.support.WithoutProtection;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -31,7 +31,7 @@ import org.springframework.boot.test.web.client.TestRestTemplate;
  * application really exports on {@code /actuator/prometheus}.
  */
 @AutoConfigureObservability(tracing = false)
-@WithoutOverloadProtection
+@WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "server.address=127.0.0.1", "management.endpoints.web.exposure.include=prometheus,triage",
 				"spring.cloud.openfeign.client.config.billing.read-timeout=300" })

@@ -9,4 +9,7 @@ public interface BillingClient {
 	@GetMapping("/invoices")
 	String invoices();
 
+	@GetMapping("/invoices/{id}")
+	String invoice(@org.springframework.web.bind.annotation.PathVariable("id") String id);
+
 }

@@ -1,0 +1,39 @@
+package dev.triage;
+
+import java.time.Instant;
+
+/**
+ * A request turned out to be poison: the same request (method, full URL, body) kept failing with a poison status
+ * (default 500) while the upstream answered other requests. Seed 001: "同一个请求重试三次都是 500，就不再是上游抖动了，
+ * 把它扔进死信队列". Published once per poisoning through Spring's {@code ApplicationEventPublisher}; handle it
+ * with an {@code @EventListener} to store the request in a dead letter. For the poison {@code ttl}, calls with
+ * the same fingerprint are refused with {@link Refusal#POISON} without reaching the wire.
+ *
+ * @param client the Feign client name
+ * @param methodKey the Feign method key
+ * @param httpMethod the request method
+ * @param url the request URL, user info dropped and query values masked
+ * @param fingerprint the SHA-256 of method, full URL and body, in hex
+ * @param body the request body, capped at {@code triage.max-body-bytes}, empty when there was none
+ * @param lastResponse what the upstream answered the last time
+ * @param failures how many consecutive times the request failed
+ * @param at when it became poison
+ */
+public record PoisonRequestEvent(String client, String methodKey, String httpMethod, String url, String fingerprint,
+		byte[] body, OriginalResponse lastResponse, int failures, Instant at) {
+
+	/**
+	 * Create an instance; a {@code null} body becomes empty.
+	 */
+	public PoisonRequestEvent {
+		body = (body != null) ? body : new byte[0];
+	}
+
+	@Override
+	public String toString() {
+		return "PoisonRequestEvent[client=" + this.client + ", methodKey=" + this.methodKey + ", request="
+				+ this.httpMethod + " " + this.url + ", fingerprint=" + this.fingerprint + ", bodyBytes="
+				+ this.body.length + ", failures=" + this.failures + ", at=" + this.at + "]";
+	}
+
+}
