@@ -8,11 +8,13 @@ import dev.triage.sample.chaos.ChaosUpstream;
 import dev.triage.sample.chaos.Gateway;
 import dev.triage.sample.clients.BulkClient;
 import dev.triage.sample.clients.CatalogClient;
+import dev.triage.sample.clients.DeadLetters;
 import dev.triage.sample.clients.InventoryClient;
 import dev.triage.sample.clients.InventoryFallback;
 import dev.triage.sample.clients.ItemCache;
 import dev.triage.sample.clients.LimitedClient;
 import dev.triage.sample.clients.LlmClient;
+import dev.triage.sample.clients.SmsClient;
 import dev.triage.sample.clients.StormClient;
 import dev.triage.sample.tour.LastCall;
 import dev.triage.sample.tour.Tour;
@@ -20,11 +22,13 @@ import dev.triage.sample.tour.TourRunner;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
 
 /**
  * The demo's moving parts: the chaos upstream and the 599 gateway on loopback, the inventory fallback, and the
@@ -34,15 +38,27 @@ import org.springframework.context.annotation.Configuration;
 class DemoConfiguration {
 
 	@Bean(destroyMethod = "close")
-	ChaosUpstream chaosUpstream(@Value("${triage.demo.upstream-port}") int port,
-			@Value("${triage.demo.slow}") Duration slow) throws IOException {
+	@Primary
+	ChaosUpstream chaosUpstream(@Value("${demo.upstream-port}") int port,
+			@Value("${demo.slow}") Duration slow) throws IOException {
 		return new ChaosUpstream(port, slow.toMillis(), 2);
 	}
 
 	@Bean(destroyMethod = "close")
-	Gateway gateway(@Value("${triage.demo.gateway-port}") int port, ChaosUpstream upstream,
-			@Value("${triage.demo.gateway-timeout}") Duration timeout) throws IOException {
+	Gateway gateway(@Value("${demo.gateway-port}") int port, ChaosUpstream upstream,
+			@Value("${demo.gateway-timeout}") Duration timeout) throws IOException {
 		return new Gateway(port, upstream.url(), timeout);
+	}
+
+	@Bean(destroyMethod = "close")
+	ChaosUpstream backupUpstream(@Value("${demo.backup-port}") int port, @Value("${demo.slow}") Duration slow)
+			throws IOException {
+		return new ChaosUpstream(port, slow.toMillis(), 2).named("backup");
+	}
+
+	@Bean
+	DeadLetters deadLetters() {
+		return new DeadLetters();
 	}
 
 	@Bean
@@ -63,15 +79,17 @@ class DemoConfiguration {
 	@Bean
 	Tour tour(CatalogClient catalog, InventoryClient inventory, LlmClient llm, ItemCache cache, ChaosUpstream upstream,
 			Gateway gateway, ManagedClients clients, CircuitBreakerRegistry breakers, LastCall lastCall,
-			StormClient storm, BulkClient bulk, LimitedClient limited, RateLimiterRegistry limiters) {
+			StormClient storm, BulkClient bulk, LimitedClient limited, RateLimiterRegistry limiters, SmsClient sms,
+			@Qualifier("backupUpstream") ChaosUpstream backupUpstream, DeadLetters deadLetters) {
 		return new Tour(catalog, inventory, llm, cache, upstream, gateway, clients, breakers, lastCall,
-				new Tour.OverloadClients(storm, bulk, limited), limiters);
+				new Tour.OverloadClients(storm, bulk, limited), limiters,
+				new Tour.Failover(sms, backupUpstream, deadLetters));
 	}
 
 	@Bean
-	@ConditionalOnProperty(name = "triage.demo.tour", havingValue = "true", matchIfMissing = true)
+	@ConditionalOnProperty(name = "demo.tour", havingValue = "true", matchIfMissing = true)
 	TourRunner tourRunner(Tour tour, ConfigurableApplicationContext context,
-			@Value("${triage.demo.exit-after-tour:false}") boolean exitAfterTour, MeterRegistry meters) {
+			@Value("${demo.exit-after-tour:false}") boolean exitAfterTour, MeterRegistry meters) {
 		return new TourRunner(tour, context, exitAfterTour, meters);
 	}
 

@@ -29,8 +29,9 @@ class TourExitCodeTests {
 		List<String> command = new ArrayList<>(List.of(
 				System.getProperty("java.home") + File.separator + "bin" + File.separator + "java", "-cp",
 				System.getProperty("java.class.path"), SampleApplication.class.getName(), "--server.port=0",
-				"--triage.demo.upstream-port=" + FreePorts.next(), "--triage.demo.gateway-port=" + FreePorts.next(),
-				"--triage.demo.exit-after-tour=true"));
+				"--demo.upstream-port=" + FreePorts.next(), "--demo.gateway-port=" + FreePorts.next(),
+				"--demo.backup-port=" + FreePorts.next(),
+				"--demo.exit-after-tour=true"));
 		command.addAll(List.of(extra));
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 		byte[] output = process.getInputStream().readAllBytes();

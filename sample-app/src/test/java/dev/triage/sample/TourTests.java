@@ -27,7 +27,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * Plays the tour in-process and checks every row against the resolved policy tables.
  */
 @AutoConfigureObservability(tracing = false)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "triage.demo.tour=false")
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "demo.tour=false")
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class TourTests {
 
@@ -35,8 +35,10 @@ class TourTests {
 	static void ports(DynamicPropertyRegistry registry) {
 		int upstream = FreePorts.next();
 		int gateway = FreePorts.next();
-		registry.add("triage.demo.upstream-port", () -> upstream);
-		registry.add("triage.demo.gateway-port", () -> gateway);
+		registry.add("demo.upstream-port", () -> upstream);
+		registry.add("demo.gateway-port", () -> gateway);
+		int backup = FreePorts.next();
+		registry.add("demo.backup-port", () -> backup);
 	}
 
 	@Autowired
@@ -44,6 +46,9 @@ class TourTests {
 
 	@Autowired
 	ManagedClients clients;
+
+	@Autowired
+	dev.triage.sample.clients.DeadLetters deadLetters;
 
 	@Autowired
 	TestRestTemplate rest;
@@ -140,6 +145,26 @@ class TourTests {
 		assertThat(pause.wire()).isZero();
 		assertThat(pause.failureClass()).isEqualTo("refused paused");
 		assertThat(pause.callerGot()).startsWith("B refused PAUSED; A waited, then got").contains("quota");
+	}
+
+	@Test
+	void aDownProviderFailsOverToTheBackupThenItsBreakerSendsCallsStraightThereThenCallsComeBack() {
+		assertThat(row("primary down, backup answers").callerGot()).startsWith("primary 1 / backup 1");
+		assertThat(row("primary down, backup answers").waited()).isLessThan(Duration.ofSeconds(1));
+		assertThat(row("primary down, call 4").breakerAfter()).isEqualTo("OPEN");
+		assertThat(row("primary breaker open").callerGot()).startsWith("primary 0 / backup 1");
+		assertThat(row("primary recovers: fail-back").callerGot()).startsWith("primary 1 / backup 0");
+		assertThat(row("primary recovers: fail-back").breakerAfter()).isEqualTo("CLOSED");
+	}
+
+	@Test
+	void aPoisonOrderGoesToTheDeadLetterWhileOtherOrdersSucceed() {
+		assertThat(row("poison order").wire()).isEqualTo(3);
+		assertThat(row("poison order again").wire()).isZero();
+		assertThat(row("poison order again").failureClass()).isEqualTo("refused poison");
+		assertThat(row("other orders still succeed").wire()).isEqualTo(1);
+		assertThat(this.deadLetters.letters()).singleElement()
+			.satisfies((letter) -> assertThat(letter.url()).endsWith("/orders/poison"));
 	}
 
 	@Test

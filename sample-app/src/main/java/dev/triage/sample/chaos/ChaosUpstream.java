@@ -25,6 +25,8 @@ import com.sun.net.httpserver.HttpExchange;
  * <li>{@code /quota/{key}}: 429 with {@code Retry-After: 1} above {@code quotaPerSecond} requests a second</li>
  * <li>{@code /items/{id}}: an inventory item, or 500 while {@link #setSick sick}</li>
  * <li>{@code /llm/v1/messages?scenario=S}: an LLM-API-style endpoint answering by scenario</li>
+ * <li>{@code /sms/send}: 503 while {@link #setDown down}, else 200 naming this server</li>
+ * <li>{@code /orders/{id}}: 500 for the id {@code poison} (a request that trips a bug), else 200</li>
  * </ul>
  */
 public final class ChaosUpstream extends LoopbackServer {
@@ -40,6 +42,10 @@ public final class ChaosUpstream extends LoopbackServer {
 	private final Map<String, long[]> quota = new ConcurrentHashMap<>();
 
 	private volatile boolean sick;
+
+	private volatile boolean down;
+
+	private volatile String name = "chaos-upstream";
 
 	/**
 	 * Start the upstream.
@@ -75,6 +81,24 @@ public final class ChaosUpstream extends LoopbackServer {
 	}
 
 	/**
+	 * Make {@code /sms/send} answer 503 (down) or 200.
+	 * @param down whether the provider is down
+	 */
+	public void setDown(boolean down) {
+		this.down = down;
+	}
+
+	/**
+	 * Name this server in the answers of {@code /sms/send}.
+	 * @param name the name
+	 * @return this server
+	 */
+	public ChaosUpstream named(String name) {
+		this.name = name;
+		return this;
+	}
+
+	/**
 	 * Make {@code /items} answer 500 (sick) or 200 (healthy).
 	 * @param sick whether the upstream is sick
 	 */
@@ -105,6 +129,22 @@ public final class ChaosUpstream extends LoopbackServer {
 				case "quota" -> quota(exchange, path[1]);
 				case "items" -> items(exchange, path[1]);
 				case "llm" -> llm(exchange, query.getOrDefault("scenario", "ok"));
+				case "sms" -> {
+					if (this.down) {
+						send(exchange, 503, error("unavailable", "provider down"), null);
+					}
+					else {
+						send(exchange, 200, "{\"sent\":true,\"provider\":\"" + this.name + "\"}", null);
+					}
+				}
+				case "orders" -> {
+					if ("poison".equals(path[1])) {
+						send(exchange, 500, error("internal_error", "order parser crashed"), null);
+					}
+					else {
+						send(exchange, 200, "{\"order\":\"" + path[1] + "\"}", null);
+					}
+				}
 				default -> send(exchange, 404, error("not_found", "no such route"), null);
 			}
 		}

@@ -6,7 +6,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 /**
  * Calls an upstream that answers 429 to everything, without Retry-After: adaptive throttling cuts what reaches it.
  */
-@FeignClient(name = "bulk", url = "${triage.demo.upstream-url}")
+@FeignClient(name = "bulk", url = "${demo.upstream-url}")
 public interface BulkClient {
 
 	@GetMapping("/status/429")

@@ -9,7 +9,7 @@ import org.springframework.web.bind.annotation.RequestBody;
 /**
  * A catalog service called directly: the status-code scenarios of the tour.
  */
-@FeignClient(name = "catalog", url = "${triage.demo.upstream-url}")
+@FeignClient(name = "catalog", url = "${demo.upstream-url}")
 public interface CatalogClient {
 
 	@GetMapping("/ok")
@@ -26,5 +26,8 @@ public interface CatalogClient {
 
 	@PostMapping("/slow")
 	String placeOrder(@RequestBody String order);
+
+	@GetMapping("/orders/{id}")
+	String order(@PathVariable("id") String id);
 
 }

@@ -7,7 +7,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 /**
  * An inventory service behind the gateway (which answers 599 when the backend does not answer in time).
  */
-@FeignClient(name = "inventory", url = "${triage.demo.gateway-url}")
+@FeignClient(name = "inventory", url = "${demo.gateway-url}")
 public interface InventoryClient {
 
 	@GetMapping("/items/{id}")

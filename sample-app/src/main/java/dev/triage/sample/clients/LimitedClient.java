@@ -6,7 +6,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 /**
  * A client with a Resilience4j rate limiter of its own (resilience4j.ratelimiter.instances.limited).
  */
-@FeignClient(name = "limited", url = "${triage.demo.upstream-url}")
+@FeignClient(name = "limited", url = "${demo.upstream-url}")
 public interface LimitedClient {
 
 	@GetMapping("/ok")

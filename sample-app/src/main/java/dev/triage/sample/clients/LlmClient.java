@@ -10,7 +10,7 @@ import org.springframework.web.bind.annotation.RequestParam;
  * An LLM-API-style upstream: the same status carries different error types, decided by the body's
  * {@code error.type}. Requests carry an {@code Idempotency-Key}, so a POST may be retried.
  */
-@FeignClient(name = "llm", url = "${triage.demo.upstream-url}/llm")
+@FeignClient(name = "llm", url = "${demo.upstream-url}/llm")
 public interface LlmClient {
 
 	@PostMapping("/v1/messages")

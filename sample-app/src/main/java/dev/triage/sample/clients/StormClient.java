@@ -6,7 +6,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 /**
  * Calls an upstream that answers 503 to everything: the retry budget caps what a storm sends.
  */
-@FeignClient(name = "storm", url = "${triage.demo.upstream-url}")
+@FeignClient(name = "storm", url = "${demo.upstream-url}")
 public interface StormClient {
 
 	@GetMapping("/status/503?retryAfter=0")

@@ -35,7 +35,9 @@ import dev.triage.sample.clients.InventoryClient;
 import dev.triage.sample.clients.Item;
 import dev.triage.sample.clients.ItemCache;
 import dev.triage.sample.clients.LimitedClient;
+import dev.triage.sample.clients.DeadLetters;
 import dev.triage.sample.clients.LlmClient;
+import dev.triage.sample.clients.SmsClient;
 import dev.triage.sample.clients.StormClient;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -83,9 +85,22 @@ public class Tour {
 	public record OverloadClients(StormClient storm, BulkClient bulk, LimitedClient limited) {
 	}
 
+	/**
+	 * What the channel and poison scenarios use.
+	 *
+	 * @param sms the client with a backup channel
+	 * @param backup the backup provider's server
+	 * @param deadLetters where poison requests are kept
+	 */
+	public record Failover(SmsClient sms, ChaosUpstream backup, DeadLetters deadLetters) {
+	}
+
+	private final Failover failover;
+
 	public Tour(CatalogClient catalog, InventoryClient inventory, LlmClient llm, ItemCache cache,
 			ChaosUpstream upstream, Gateway gateway, ManagedClients clients, CircuitBreakerRegistry breakers,
-			LastCall lastCall, OverloadClients overload, RateLimiterRegistry limiters) {
+			LastCall lastCall, OverloadClients overload, RateLimiterRegistry limiters, Failover failover) {
+		this.failover = failover;
 		this.overload = overload;
 		this.limiters = limiters;
 		this.catalog = catalog;
@@ -143,6 +158,99 @@ public class Tour {
 		rows.addAll(breakerRun());
 		rows.add(proxyRun());
 		rows.addAll(overloadRows());
+		rows.addAll(channelRows());
+		rows.addAll(poisonRows());
+		return rows;
+	}
+
+	/**
+	 * Seed 001: "重试解决抖动，切换解决故障". The SMS provider goes down: each call's failed attempt moves at once to
+	 * the backup; after enough failures the primary's breaker opens and calls go straight to the backup; when
+	 * the primary recovers, its half-open probe brings calls back.
+	 */
+	private List<Row> channelRows() {
+		List<Row> rows = new ArrayList<>();
+		CircuitBreaker primary = this.breakers.circuitBreaker("sms");
+		primary.reset();
+		this.upstream.setDown(true);
+		rows.add(smsCall("primary down, backup answers", "primary 503, backup 200", 1, 1, null));
+		int toOpen = primary.getCircuitBreakerConfig().getMinimumNumberOfCalls() - 1;
+		for (int i = 1; i <= toOpen; i++) {
+			boolean last = i == toOpen;
+			rows.add(smsCall("primary down, call " + (i + 1), "primary 503, backup 200", 1, 1,
+					last ? CircuitBreaker.State.OPEN : null));
+		}
+		rows.add(smsCall("primary breaker open", "backup 200", 0, 1, CircuitBreaker.State.OPEN));
+		this.upstream.setDown(false);
+		sleep(Duration.ofMillis(
+				primary.getCircuitBreakerConfig().getWaitIntervalFunctionInOpenState().apply(1)).plusMillis(200));
+		rows.add(smsCall("primary recovers: fail-back", "primary 200 (half-open probe)", 1, 0,
+				CircuitBreaker.State.CLOSED));
+		return rows;
+	}
+
+	private Row smsCall(String scenario, String upstreamDid, int primaryHits, int backupHits,
+			CircuitBreaker.State breakerAfter) {
+		int primaryBefore = this.upstream.requests();
+		int backupBefore = this.failover.backup().requests();
+		Row row = call(scenario, upstreamDid, "sms", () -> this.upstream.requests() + this.failover.backup().requests(),
+				() -> this.failover.sms().send("{\"to\":\"+100\",\"text\":\"hi\"}", "sms-" + scenario.hashCode()),
+				(o) -> {
+					List<String> problems = new ArrayList<>();
+					int primary = this.upstream.requests() - primaryBefore;
+					int backup = this.failover.backup().requests() - backupBefore;
+					if (o.thrown() != null) {
+						problems.add("expected an answer, got " + describe(null, o.thrown()));
+					}
+					if (primary != primaryHits || backup != backupHits) {
+						problems.add("expected primary " + primaryHits + " / backup " + backupHits + ", saw " + primary
+								+ " / " + backup);
+					}
+					CircuitBreaker.State state = this.breakers.circuitBreaker("sms").getState();
+					if (breakerAfter != null && state != breakerAfter) {
+						problems.add("primary breaker should be " + breakerAfter + ", is " + state);
+					}
+					return problems;
+				});
+		int primary = this.upstream.requests() - primaryBefore;
+		int backup = this.failover.backup().requests() - backupBefore;
+		return new Row(row.scenario(), row.upstreamDid(), row.failureClass(), row.wire(), row.waited(),
+				row.breakerAfter(), row.fallback(),
+				"primary " + primary + " / backup " + backup + ": " + row.callerGot(), row.disagreements());
+	}
+
+	/**
+	 * Seed 001: "同一个请求重试三次都是 500，就不再是上游抖动了，把它扔进死信队列". One order trips a bug in the upstream
+	 * while other orders go through: after three 500s it goes to the dead letter, and is refused afterwards.
+	 */
+	private List<Row> poisonRows() {
+		List<Row> rows = new ArrayList<>();
+		int lettersBefore = this.failover.deadLetters().letters().size();
+		rows.add(call("other orders succeed", "answers 200", "catalog", this.upstream::requests,
+				() -> this.catalog.order("A-100"), (o) -> expectSuccess(o, 1)));
+		Rule rule = policy("catalog").forStatus(500, "internal_error");
+		rows.add(call("poison order", "500 for this order only", "catalog", this.upstream::requests,
+				() -> this.catalog.order("poison"), (o) -> {
+					List<String> problems = expectFailure(o, rule, true);
+					int letters = this.failover.deadLetters().letters().size() - lettersBefore;
+					if (letters != 1) {
+						problems.add("expected 1 dead letter after " + rule.maxAttempts() + " x 500, saw " + letters);
+					}
+					return problems;
+				}));
+		rows.add(call("poison order again", "not called", "catalog", this.upstream::requests,
+				() -> this.catalog.order("poison"), (o) -> {
+					List<String> problems = new ArrayList<>();
+					if (!(o.thrown() instanceof UpstreamUnavailableException refused) || refused.refusal() != Refusal.POISON) {
+						problems.add("a poison request should be refused POISON, got " + describe(o.result(), o.thrown()));
+					}
+					if (o.wire() != 0) {
+						problems.add("a poison request reached the wire " + o.wire() + " time(s)");
+					}
+					return problems;
+				}));
+		rows.add(call("other orders still succeed", "answers 200", "catalog", this.upstream::requests,
+				() -> this.catalog.order("A-101"), (o) -> expectSuccess(o, 1)));
 		return rows;
 	}
 

@@ -14,7 +14,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * Plays the tour once the app is up, prints the table, then keeps serving; with
- * {@code --triage.demo.exit-after-tour=true} it exits 0 when every row agrees with the policy table, 1 when
+ * {@code --demo.exit-after-tour=true} it exits 0 when every row agrees with the policy table, 1 when
  * one does not.
  */
 public class TourRunner implements ApplicationRunner {
