@@ -1,5 +1,6 @@
 package dev.triage.autoconfigure;
 
+import dev.triage.feign.AttemptAbortInterceptor;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.cloud.openfeign.clientconfig.HttpClient5FeignConfiguration.HttpClientBuilderCustomizer;
@@ -14,9 +15,14 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnClass({ HttpClientBuilder.class, HttpClientBuilderCustomizer.class })
 class TriageHttpClient5Configuration {
 
+	/**
+	 * No automatic retries; and the hard bound of each attempt (the call's deadline; three read timeouts for a
+	 * trickled answer), which shuts the attempt's connection down when it passes, even mid-body.
+	 */
 	@Bean
-	HttpClientBuilderCustomizer triageNoAutomaticRetries() {
-		return HttpClientBuilder::disableAutomaticRetries;
+	HttpClientBuilderCustomizer triageHttpClient5() {
+		return (builder) -> builder.disableAutomaticRetries()
+			.addExecInterceptorFirst(AttemptAbortInterceptor.NAME, new AttemptAbortInterceptor());
 	}
 
 }

@@ -39,6 +39,8 @@ final class CallContext {
 
 	private boolean poisoned;
 
+	private final AttemptAbort abort = new AttemptAbort();
+
 	private String lastChannel = OriginalResponse.PRIMARY;
 
 	private CallContext(ClientRuntime runtime, String methodKey, CallContext outer) {
@@ -63,7 +65,19 @@ final class CallContext {
 		return (context != null && context.runtime == runtime) ? context : null;
 	}
 
+	/**
+	 * Return the context of the innermost managed call running on this thread, whatever its client.
+	 */
+	static CallContext innermost() {
+		return CURRENT.get();
+	}
+
+	AttemptAbort abort() {
+		return this.abort;
+	}
+
 	void close() {
+		this.abort.cancel();
 		if (this.outer != null) {
 			CURRENT.set(this.outer);
 		}

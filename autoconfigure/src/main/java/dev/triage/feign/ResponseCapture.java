@@ -33,24 +33,45 @@ final class ResponseCapture {
 		if (body == null) {
 			return new CapturedBody(new byte[0], false, null);
 		}
-		byte[] bytes = new byte[0];
+		byte[] buffer = new byte[Math.min(runtime.maxBodyBytes(), 8192)];
+		int read = 0;
 		boolean truncated = false;
 		try {
 			InputStream in = body.asInputStream();
-			bytes = in.readNBytes(runtime.maxBodyBytes());
-			truncated = in.read() != -1;
+			while (read < runtime.maxBodyBytes()) {
+				buffer = grow(buffer, read, runtime.maxBodyBytes());
+				int n = in.read(buffer, read, buffer.length - read);
+				if (n == -1) {
+					break;
+				}
+				read += n;
+			}
+			truncated = read >= runtime.maxBodyBytes() && in.read() != -1;
 			if (truncated && HC5_PRESENT) {
 				Hc5.abort(in);
 			}
 		}
 		catch (IOException | RuntimeException ex) {
-			logger.debug("Could not read the error body of " + runtime.name() + " (HTTP " + response.status()
-					+ "); keeping " + bytes.length + " bytes", ex);
+			// The body broke off: keep what arrived, and say that it is not all of it.
+			truncated = true;
+			logger.debug("The error body of " + runtime.name() + " (HTTP " + response.status() + ") broke off after "
+					+ read + " bytes", ex);
 		}
 		finally {
 			Util.ensureClosed(body);
 		}
+		byte[] bytes = java.util.Arrays.copyOf(buffer, read);
 		return new CapturedBody(bytes, truncated, runtime.errorTypes().extract(bytes));
+	}
+
+	/**
+	 * Return the buffer, doubled (up to the cap) when it is full.
+	 */
+	private static byte[] grow(byte[] buffer, int used, int cap) {
+		if (used < buffer.length) {
+			return buffer;
+		}
+		return java.util.Arrays.copyOf(buffer, Math.min(cap, Math.max(16, buffer.length * 2)));
 	}
 
 	static OriginalResponse toOriginal(ClientRuntime runtime, String methodKey, Response response,

@@ -9,6 +9,7 @@ import feign.Client;
 import feign.Feign;
 import feign.InvocationHandlerFactory;
 import feign.InvocationHandlerFactory.MethodHandler;
+import feign.codec.Decoder;
 
 /**
  * Puts Triage into a Feign client: the {@link Client} is wrapped for per-attempt classification and breaker
@@ -30,6 +31,11 @@ public final class TriageCapability implements Capability {
 	@Override
 	public Client enrich(Client client) {
 		return (client instanceof TriageClient) ? client : new TriageClient(client, this.runtime);
+	}
+
+	@Override
+	public Decoder enrich(Decoder decoder) {
+		return (decoder instanceof TriageDecoder) ? decoder : new TriageDecoder(decoder);
 	}
 
 	@Override

@@ -69,6 +69,10 @@ final class TriageClient implements Client {
 		String methodKey = (call != null) ? call.methodKey() : "";
 		Request.Options effective = withinDeadline(options, call);
 		UpstreamBreaker breaker = channel.breaker();
+		boolean raw = returnsRawResponse(sent);
+		if (call != null) {
+			bound(call, effective, raw);
+		}
 		long start = System.nanoTime();
 		Response response;
 		try {
@@ -76,13 +80,15 @@ final class TriageClient implements Client {
 		}
 		catch (IOException ex) {
 			long duration = System.nanoTime() - start;
-			TransportFailure failure = TransportFailures.classify(ex);
+			boolean cut = call != null && call.abort().fired();
+			TransportFailure failure = cut ? TransportFailure.READ_TIMEOUT : TransportFailures.classify(ex);
 			boolean reached = failure != TransportFailure.POOL_TIMEOUT;
 			if (!reached && call != null) {
 				call.attemptNotSent();
 			}
 			int attemptsSent = reached ? attempt : attempt - 1;
-			Duration timeout = TransportFailures.configuredTimeout(failure, effective, this.runtime.poolTimeout());
+			Duration timeout = cut ? call.abort().configured()
+					: TransportFailures.configuredTimeout(failure, effective, this.runtime.poolTimeout());
 			Rule rule = this.runtime.policy().forTransport(failure);
 			TransportFailureException classified = new TransportFailureException(failure, timeout, ex);
 			record(breaker, rule.breaker(), duration, () -> new UpstreamTransportException(this.runtime.name(),
@@ -101,17 +107,23 @@ final class TriageClient implements Client {
 		long duration = System.nanoTime() - start;
 		int status = response.status();
 		if (status >= 200 && status < 300) {
-			breaker.record(BreakerOutcome.SUCCESS, duration, null);
 			overload.throttle().onAccepted();
 			poison.onSuccess(sent.httpMethod().name(), request.url());
 			if (fingerprint != null) {
 				poison.onOtherOutcome(fingerprint);
 			}
-			this.runtime.observer()
-				.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, "2xx", null, duration, channel.name()));
-			return response;
+			if (raw || response.body() == null) {
+				breaker.record(BreakerOutcome.SUCCESS, duration, null);
+				this.runtime.observer()
+					.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, "2xx", null, duration, channel.name()));
+				return response;
+			}
+			return response.toBuilder()
+				.body(new GuardedBody(response.body(), bodyOutcome(call, sent, channel, status, start, attempt, methodKey,
+						effective)))
+				.build();
 		}
-		if (returnsRawResponse(sent)) {
+		if (raw) {
 			// The caller asked for the feign.Response itself: Feign hands it over without decoding errors, so
 			// the body is left whole for the caller and the status alone decides how the breaker counts it.
 			Rule rule = this.runtime.policy().forStatus(status, null);
@@ -154,6 +166,76 @@ final class TriageClient implements Client {
 			.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, failureClass(status), rule, duration,
 					channel.name()));
 		return captured;
+	}
+
+	/**
+	 * The hard bound of this attempt: the call's deadline, and, for answers a decoder reads, three read timeouts
+	 * after the connect timeout (a trickled answer resets the read timeout with every byte). Armed by the HTTP
+	 * client when it supports it (Apache HttpClient 5).
+	 */
+	private void bound(CallContext call, Request.Options options, boolean raw) {
+		long now = System.nanoTime();
+		long at = Long.MAX_VALUE;
+		Duration configured = null;
+		Duration deadline = this.runtime.deadline();
+		if (deadline != null) {
+			at = now - call.elapsedNanos() + deadline.toNanos();
+			configured = deadline;
+		}
+		if (!raw && options != null) {
+			Duration attemptBound = Duration.ofMillis(options.connectTimeoutMillis() + 3L * options.readTimeoutMillis());
+			if (now + attemptBound.toNanos() < at) {
+				at = now + attemptBound.toNanos();
+				configured = attemptBound;
+			}
+		}
+		call.abort().bound(at, configured);
+	}
+
+	/**
+	 * How the body of a 2xx settles the attempt: completed, a success for the breaker; broken off (or cut by the
+	 * attempt's bound), a transport failure recorded as its rule says.
+	 */
+	private GuardedBody.Outcome bodyOutcome(CallContext call, Request sent, Channel channel, int status, long start,
+			int attempt, String methodKey, Request.Options options) {
+		return new GuardedBody.Outcome() {
+
+			@Override
+			public void completed() {
+				long duration = System.nanoTime() - start;
+				channel.breaker().record(BreakerOutcome.SUCCESS, duration, null);
+				TriageClient.this.runtime.observer()
+					.onAttempt(new AttemptOutcome(TriageClient.this.runtime.name(), status, null, "2xx", null, duration,
+							channel.name()));
+			}
+
+			@Override
+			public TransportFailureException failed(IOException ex) {
+				long duration = System.nanoTime() - start;
+				boolean cut = call != null && call.abort().fired();
+				TransportFailure failure = cut ? TransportFailure.READ_TIMEOUT : bodyFailure(ex);
+				Duration timeout = cut ? call.abort().configured()
+						: TransportFailures.configuredTimeout(failure, options, TriageClient.this.runtime.poolTimeout());
+				Rule rule = TriageClient.this.runtime.policy().forTransport(failure);
+				record(channel.breaker(), rule.breaker(), duration,
+						() -> new UpstreamTransportException(TriageClient.this.runtime.name(), methodKey,
+								Requests.requestLine(sent), failure, timeout, attempt, ex));
+				TriageClient.this.runtime.observer()
+					.onAttempt(new AttemptOutcome(TriageClient.this.runtime.name(), 0, failure, "transport", rule,
+							duration, channel.name()));
+				return new TransportFailureException(failure, timeout, ex);
+			}
+
+		};
+	}
+
+	/**
+	 * A body that breaks off after the status line is a connection reset, whatever exception the client chose
+	 * for it, unless the read timed out.
+	 */
+	private static TransportFailure bodyFailure(IOException ex) {
+		TransportFailure failure = TransportFailures.classify(ex);
+		return (failure == TransportFailure.READ_TIMEOUT) ? failure : TransportFailure.CONNECTION_RESET;
 	}
 
 	/**

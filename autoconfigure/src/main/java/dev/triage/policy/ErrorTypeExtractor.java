@@ -4,19 +4,23 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonPointer;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.core.JsonToken;
 
 /**
- * Reads the error type of a JSON error body: the first JSON pointer that lands on a string wins. Non-JSON
- * and malformed bodies have no type. The message text of an error is never looked at.
+ * Reads the error type of a JSON error body: the first JSON pointer (in the configured order) that lands on a
+ * string wins. Non-JSON bodies have no type. The message text of an error is never looked at. Jackson's
+ * streaming parser reads the body; no tree is built.
  */
 public final class ErrorTypeExtractor {
 
-	private static final ObjectMapper MAPPER = new ObjectMapper();
+	private static final JsonFactory FACTORY = new JsonFactory();
 
 	private final List<JsonPointer> pointers;
+
+	private final int maxDepth;
 
 	/**
 	 * Create an extractor.
@@ -37,10 +41,21 @@ public final class ErrorTypeExtractor {
 			}
 		}
 		this.pointers = List.copyOf(compiled);
+		int depth = 0;
+		for (JsonPointer pointer : compiled) {
+			int segments = 0;
+			for (JsonPointer rest = pointer; !rest.matches(); rest = rest.tail()) {
+				segments++;
+			}
+			depth = Math.max(depth, segments);
+		}
+		this.maxDepth = depth;
 	}
 
 	/**
-	 * Return the error type of a body.
+	 * Return the error type of a body. The body is read as a stream and reading stops as soon as the first
+	 * pointer lands on a string, so the type is found in a capped or broken-off body as long as it comes before
+	 * the cut, and a large body costs no tree.
 	 * @param body the (capped) body bytes
 	 * @return the type, or {@code null} when the body is not JSON or names none
 	 */
@@ -48,23 +63,38 @@ public final class ErrorTypeExtractor {
 		if (body == null || !looksLikeJson(body)) {
 			return null;
 		}
-		JsonNode root;
-		try {
-			root = MAPPER.readTree(body);
-		}
-		catch (IOException ex) {
-			return null;
-		}
-		if (root == null) {
-			return null;
-		}
-		for (JsonPointer pointer : this.pointers) {
-			JsonNode node = root.at(pointer);
-			if (node.isTextual() && !node.textValue().isEmpty()) {
-				return node.textValue();
+		String best = null;
+		int bestIndex = Integer.MAX_VALUE;
+		try (JsonParser parser = FACTORY.createParser(body)) {
+			int depth = 0;
+			JsonToken token;
+			while ((token = parser.nextToken()) != null) {
+				if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
+					if (depth >= this.maxDepth) {
+						parser.skipChildren();
+						continue;
+					}
+					depth++;
+				}
+				else if (token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY) {
+					depth--;
+				}
+				else if (token == JsonToken.VALUE_STRING) {
+					int index = this.pointers.indexOf(parser.getParsingContext().pathAsPointer());
+					if (index >= 0 && index < bestIndex && !parser.getText().isEmpty()) {
+						best = parser.getText();
+						bestIndex = index;
+						if (index == 0) {
+							return best;
+						}
+					}
+				}
 			}
 		}
-		return null;
+		catch (IOException ex) {
+			// Malformed, or cut off by the cap: what was found before the cut stands.
+		}
+		return best;
 	}
 
 	private static boolean looksLikeJson(byte[] body) {

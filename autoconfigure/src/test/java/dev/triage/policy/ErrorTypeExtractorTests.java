@@ -29,6 +29,19 @@ class ErrorTypeExtractorTests {
 	}
 
 	@Test
+	void aTypeBeforeTheCutOfACappedOrBrokenOffBodyStillClassifies() {
+		String big = "{\"type\":\"overloaded_error\",\"detail\":\"" + "x".repeat(100_000) + "\"}";
+		byte[] capped = java.util.Arrays.copyOf(big.getBytes(java.nio.charset.StandardCharsets.UTF_8), 64 * 1024);
+		assertThat(this.extractor.extract(capped)).isEqualTo("overloaded_error");
+		assertThat(type("{\"error\":{\"code\":\"c\",\"type\":\"t\",\"message\":\"cut her"))
+			.as("the best pointer found before the cut").isEqualTo("t");
+		assertThat(type("{\"code\":\"c\",\"error\":{\"type\":\"t\"}}")).as("a better pointer later wins")
+			.isEqualTo("t");
+		assertThat(type("{\"deep\":{\"a\":{\"b\":{\"type\":\"no\"}}},\"type\":\"yes\"}")).isEqualTo("yes");
+		assertThat(type("[{\"type\":\"in-array\"}]")).isNull();
+	}
+
+	@Test
 	void theMessageIsNeverUsed() {
 		assertThat(type("{\"error\":{\"message\":\"overloaded_error\"}}")).isNull();
 	}

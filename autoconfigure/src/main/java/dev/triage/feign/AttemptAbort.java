@@ -1,0 +1,93 @@
+package dev.triage.feign;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The hard bound on one attempt: when it passes, the attempt's connection is shut down, whatever the attempt is
+ * doing (connecting, sending, waiting for the status line, reading headers or the body, a decoder reading the
+ * body stream). A read timeout alone cannot do this: every byte of a trickled answer resets it. One shared
+ * daemon thread schedules every bound; nothing waits on it.
+ */
+final class AttemptAbort {
+
+	private static final ScheduledThreadPoolExecutor SCHEDULER = scheduler();
+
+	private volatile ScheduledFuture<?> pending;
+
+	private volatile boolean fired;
+
+	private long abortAtNanos;
+
+	private Duration configured;
+
+	private static ScheduledThreadPoolExecutor scheduler() {
+		ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, (runnable) -> {
+			Thread thread = new Thread(runnable, "triage-attempt-abort");
+			thread.setDaemon(true);
+			return thread;
+		});
+		scheduler.setRemoveOnCancelPolicy(true);
+		return scheduler;
+	}
+
+	/**
+	 * Set the bound of the next attempt; armed once the HTTP client knows how to shut its connection down.
+	 * @param abortAtNanos when, on {@link System#nanoTime()}'s scale
+	 * @param configured the configured value that bound stands for (the deadline, or the attempt bound)
+	 */
+	void bound(long abortAtNanos, Duration configured) {
+		cancel();
+		this.fired = false;
+		this.abortAtNanos = abortAtNanos;
+		this.configured = configured;
+	}
+
+	/**
+	 * Arm the bound set by {@link #bound}.
+	 * @param shutdown shuts the attempt's connection down
+	 */
+	void arm(Runnable shutdown) {
+		if (this.configured == null) {
+			return;
+		}
+		long delay = this.abortAtNanos - System.nanoTime();
+		Runnable abort = () -> {
+			this.fired = true;
+			shutdown.run();
+		};
+		if (delay <= 0) {
+			abort.run();
+			return;
+		}
+		this.pending = SCHEDULER.schedule(abort, delay, TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * Return whether the bound passed and the connection was shut down.
+	 */
+	boolean fired() {
+		return this.fired;
+	}
+
+	/**
+	 * Return the configured value of the bound that fired.
+	 */
+	Duration configured() {
+		return this.configured;
+	}
+
+	/**
+	 * Disarm: the call is over, or the next attempt sets its own bound.
+	 */
+	void cancel() {
+		ScheduledFuture<?> pending = this.pending;
+		if (pending != null) {
+			pending.cancel(false);
+			this.pending = null;
+		}
+	}
+
+}

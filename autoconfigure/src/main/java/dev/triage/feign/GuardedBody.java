@@ -1,0 +1,142 @@
+package dev.triage.feign;
+
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.Reader;
+import java.nio.charset.Charset;
+
+import feign.Response;
+
+/**
+ * The body of a 2xx answer while a decoder reads it. An answer is only a success once its body has arrived: the
+ * attempt's outcome is settled when the body ends or is closed (a success) or when reading it fails (a transport
+ * failure, classified, recorded and retried like any other). Exactly one of the two is reported.
+ */
+final class GuardedBody implements Response.Body {
+
+	/**
+	 * Told once how the body ended.
+	 */
+	interface Outcome {
+
+		void completed();
+
+		TransportFailureException failed(IOException failure);
+
+	}
+
+	private final Response.Body delegate;
+
+	private final Outcome outcome;
+
+	private boolean settled;
+
+	private TransportFailureException failure;
+
+	GuardedBody(Response.Body delegate, Outcome outcome) {
+		this.delegate = delegate;
+		this.outcome = outcome;
+	}
+
+	/**
+	 * Return how reading the body failed, {@code null} when it did not.
+	 */
+	TransportFailureException failure() {
+		return this.failure;
+	}
+
+	@Override
+	public Integer length() {
+		return this.delegate.length();
+	}
+
+	@Override
+	public boolean isRepeatable() {
+		return false;
+	}
+
+	@Override
+	public InputStream asInputStream() throws IOException {
+		InputStream in;
+		try {
+			in = this.delegate.asInputStream();
+		}
+		catch (IOException ex) {
+			throw fail(ex);
+		}
+		return new FilterInputStream(in) {
+
+			@Override
+			public int read() throws IOException {
+				try {
+					int b = super.read();
+					if (b == -1) {
+						complete();
+					}
+					return b;
+				}
+				catch (IOException ex) {
+					throw fail(ex);
+				}
+			}
+
+			@Override
+			public int read(byte[] buffer, int offset, int length) throws IOException {
+				try {
+					int n = super.read(buffer, offset, length);
+					if (n == -1) {
+						complete();
+					}
+					return n;
+				}
+				catch (IOException ex) {
+					throw fail(ex);
+				}
+			}
+
+			@Override
+			public void close() throws IOException {
+				try {
+					super.close();
+				}
+				finally {
+					complete();
+				}
+			}
+
+		};
+	}
+
+	@Override
+	public Reader asReader(Charset charset) throws IOException {
+		return new InputStreamReader(asInputStream(), charset);
+	}
+
+	@Override
+	public void close() throws IOException {
+		try {
+			this.delegate.close();
+		}
+		finally {
+			complete();
+		}
+	}
+
+	private synchronized void complete() {
+		if (!this.settled) {
+			this.settled = true;
+			this.outcome.completed();
+		}
+	}
+
+	private synchronized IOException fail(IOException ex) {
+		if (!this.settled) {
+			this.settled = true;
+			this.failure = this.outcome.failed(ex);
+		}
+		return (this.failure != null) ? this.failure : ex;
+	}
+
+}
