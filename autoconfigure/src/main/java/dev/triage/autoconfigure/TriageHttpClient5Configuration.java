@@ -1,15 +1,23 @@
 package dev.triage.autoconfigure;
 
+import java.time.Duration;
+
 import dev.triage.feign.AttemptAbortInterceptor;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.apache.hc.core5.util.TimeValue;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.cloud.openfeign.clientconfig.HttpClient5FeignConfiguration.HttpClientBuilderCustomizer;
+import org.springframework.cloud.openfeign.support.FeignHttpClientProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
- * Switches off Apache HttpClient 5's own retries (it replays idempotent requests after I/O errors and
- * 429/503 answers with {@code Retry-After}), so the number of requests on the wire is the policy table's.
+ * Spring Cloud OpenFeign's Apache HttpClient 5 client, made fit for Triage: its own retries off (it replays
+ * idempotent requests after I/O errors and 429/503 answers with {@code Retry-After}), so the number of requests
+ * on the wire is the policy table's; each attempt's hard bound; stale pooled connections checked and idle ones
+ * evicted.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({ HttpClientBuilder.class, HttpClientBuilderCustomizer.class })
@@ -20,9 +28,23 @@ class TriageHttpClient5Configuration {
 	 * trickled answer), which shuts the attempt's connection down when it passes, even mid-body.
 	 */
 	@Bean
-	HttpClientBuilderCustomizer triageHttpClient5() {
-		return (builder) -> builder.disableAutomaticRetries()
-			.addExecInterceptorFirst(AttemptAbortInterceptor.NAME, new AttemptAbortInterceptor());
+	HttpClientBuilderCustomizer triageHttpClient5(TriageProperties properties) {
+		Duration evictIdle = properties.getConnectionPool().getEvictIdleAfter();
+		return (builder) -> {
+			builder.disableAutomaticRetries()
+				.addExecInterceptorFirst(AttemptAbortInterceptor.NAME, new AttemptAbortInterceptor());
+			if (evictIdle != null && !evictIdle.isZero()) {
+				builder.evictIdleConnections(TimeValue.ofMilliseconds(evictIdle.toMillis()));
+			}
+		};
+	}
+
+	@Bean
+	static StaleConnectionGuard triageStaleConnectionGuard(Environment environment,
+			ObjectProvider<FeignHttpClientProperties> feignProperties) {
+		Duration validate = environment.getProperty("triage.connection-pool.validate-after-inactivity", Duration.class,
+				TriageProperties.ConnectionPool.DEFAULT_VALIDATE_AFTER_INACTIVITY);
+		return new StaleConnectionGuard(validate, feignProperties);
 	}
 
 }

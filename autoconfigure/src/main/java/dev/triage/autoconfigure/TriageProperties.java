@@ -62,6 +62,11 @@ public class TriageProperties {
 	private final Poison poison = new Poison();
 
 	/**
+	 * Pooled connections of Spring Cloud OpenFeign's Apache HttpClient 5 client.
+	 */
+	private final ConnectionPool connectionPool = new ConnectionPool();
+
+	/**
 	 * Global policy rules keyed by exact status ("503"), status class ("5xx"), transport failure
 	 * ("read-timeout") or "unknown-status".
 	 */
@@ -127,6 +132,10 @@ public class TriageProperties {
 
 	public Poison getPoison() {
 		return this.poison;
+	}
+
+	public ConnectionPool getConnectionPool() {
+		return this.connectionPool;
 	}
 
 	public Map<String, Rule> getPolicies() {
@@ -679,6 +688,42 @@ public class TriageProperties {
 
 		public void setHealthyWithin(Duration healthyWithin) {
 			this.healthyWithin = healthyWithin;
+		}
+
+	}
+
+	/**
+	 * How pooled connections are kept healthy.
+	 */
+	public static class ConnectionPool {
+
+		static final Duration DEFAULT_VALIDATE_AFTER_INACTIVITY = Duration.ofSeconds(1);
+
+		/**
+		 * Check a pooled connection idle for longer than this before writing a request on it, so that one the
+		 * server closed meanwhile is replaced; the check costs at most a millisecond.
+		 */
+		private Duration validateAfterInactivity = DEFAULT_VALIDATE_AFTER_INACTIVITY;
+
+		/**
+		 * Close pooled connections idle for longer than this, in the background; 0 to keep them.
+		 */
+		private Duration evictIdleAfter = Duration.ofSeconds(30);
+
+		public Duration getValidateAfterInactivity() {
+			return this.validateAfterInactivity;
+		}
+
+		public void setValidateAfterInactivity(Duration validateAfterInactivity) {
+			this.validateAfterInactivity = validateAfterInactivity;
+		}
+
+		public Duration getEvictIdleAfter() {
+			return this.evictIdleAfter;
+		}
+
+		public void setEvictIdleAfter(Duration evictIdleAfter) {
+			this.evictIdleAfter = evictIdleAfter;
 		}
 
 	}

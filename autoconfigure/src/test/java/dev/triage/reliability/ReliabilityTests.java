@@ -197,4 +197,20 @@ class ReliabilityTests {
 		assertThat(server.requests() - before).isEqualTo(2 + 1);
 	}
 
+	@Test
+	void aKeepAliveConnectionTheServerClosedWhileIdleIsNotUsedForTheNextRequest() throws Exception {
+		// The server answers as if it kept the connection, then closes it: the pooled connection is stale.
+		server.answer((out) -> RawServer.write(out, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok"));
+		int before = server.requests();
+		int failedBefore = this.breakers.circuitBreaker("inventory").getMetrics().getNumberOfFailedCalls();
+
+		for (int i = 0; i < 3; i++) {
+			assertThat(this.inventory.order("{}")).isEqualTo("ok");
+			Thread.sleep(1_300);
+		}
+
+		assertThat(server.requests() - before).isEqualTo(3);
+		assertThat(this.breakers.circuitBreaker("inventory").getMetrics().getNumberOfFailedCalls()).isEqualTo(failedBefore);
+	}
+
 }
