@@ -78,8 +78,8 @@ final class ManagedClientsFactory {
 		this.observer = observer;
 		this.poolTimeout = poolTimeout;
 		this.errorTypes = new ErrorTypeExtractor(properties.getErrorTypePointers(), "triage.error-type-pointers");
-		this.sensitiveHeaders = properties.getSensitiveHeaders()
-			.stream()
+		this.sensitiveHeaders = java.util.stream.Stream
+			.concat(TriageProperties.BUILT_IN_SENSITIVE_HEADERS.stream(), properties.getSensitiveHeaders().stream())
 			.map((name) -> name.trim().toLowerCase(Locale.ROOT))
 			.collect(Collectors.toUnmodifiableSet());
 	}

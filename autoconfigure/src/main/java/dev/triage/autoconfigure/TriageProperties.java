@@ -18,6 +18,12 @@ import org.springframework.util.unit.DataSize;
 public class TriageProperties {
 
 	/**
+	 * Headers redacted whatever {@code triage.sensitive-headers} says.
+	 */
+	public static final List<String> BUILT_IN_SENSITIVE_HEADERS = List.of("authorization", "proxy-authorization",
+			"cookie", "set-cookie", "x-api-key");
+
+	/**
 	 * Whether Triage manages Feign clients.
 	 */
 	private boolean enabled = true;
@@ -29,10 +35,11 @@ public class TriageProperties {
 	private DataSize maxBodyBytes = DataSize.ofKilobytes(64);
 
 	/**
-	 * Headers whose values are redacted in original responses, logs and the actuator endpoint.
+	 * Headers whose values are redacted in original responses, logs and the actuator endpoint, in addition to
+	 * the built-in ones (authorization, proxy-authorization, cookie, set-cookie, x-api-key), which are always
+	 * redacted.
 	 */
-	private List<String> sensitiveHeaders = new ArrayList<>(
-			List.of("authorization", "proxy-authorization", "cookie", "set-cookie", "x-api-key"));
+	private List<String> sensitiveHeaders = new ArrayList<>();
 
 	/**
 	 * JSON pointers tried in order on a JSON error body; the first string found is the error type.

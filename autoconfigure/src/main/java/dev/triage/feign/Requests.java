@@ -43,10 +43,11 @@ public final class Requests {
 			}
 		}
 		int query = result.indexOf('?');
+		String path = maskPathParameters((query < 0) ? result : result.substring(0, query));
 		if (query < 0) {
-			return result;
+			return path;
 		}
-		StringBuilder sanitized = new StringBuilder(result.substring(0, query + 1));
+		StringBuilder sanitized = new StringBuilder(path).append('?');
 		String[] pairs = result.substring(query + 1).split("&", -1);
 		for (int i = 0; i < pairs.length; i++) {
 			if (i > 0) {
@@ -56,6 +57,45 @@ public final class Requests {
 			sanitized.append((eq >= 0) ? pairs[i].substring(0, eq) : pairs[i]).append("=***");
 		}
 		return sanitized.toString();
+	}
+
+	/**
+	 * Mask the values of path parameters ({@code /cart;jsessionid=ABC} becomes {@code /cart;jsessionid=***}):
+	 * session ids and tokens travel there too.
+	 */
+	private static String maskPathParameters(String url) {
+		int scheme = url.indexOf("://");
+		int pathStart = url.indexOf('/', (scheme >= 0) ? scheme + 3 : 0);
+		if (pathStart < 0 || url.indexOf(';', pathStart) < 0) {
+			return url;
+		}
+		StringBuilder masked = new StringBuilder(url.length()).append(url, 0, pathStart);
+		boolean inValue = false;
+		for (int i = pathStart; i < url.length(); i++) {
+			char c = url.charAt(i);
+			if (c == '/' || c == ';') {
+				inValue = false;
+				masked.append(c);
+			}
+			else if (c == '=' && !inValue && lastSeparator(url, i) == ';') {
+				inValue = true;
+				masked.append("=***");
+			}
+			else if (!inValue) {
+				masked.append(c);
+			}
+		}
+		return masked.toString();
+	}
+
+	private static char lastSeparator(String url, int before) {
+		for (int i = before - 1; i >= 0; i--) {
+			char c = url.charAt(i);
+			if (c == '/' || c == ';') {
+				return c;
+			}
+		}
+		return 0;
 	}
 
 	private static int indexOfAny(String text, int from, char a, char b) {

@@ -1,6 +1,5 @@
 package dev.triage.metrics;
 
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +23,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * <ul>
  * <li>{@code triage.attempts} (counter): client, class, code, breaker (how the rule counted it:
  * {@code failure}, {@code success}, {@code ignore}), channel ({@code primary} or a configured channel name)</li>
- * <li>{@code triage.calls} (timer): client, method, outcome ({@code success}, {@code failure},
+ * <li>{@code triage.calls} (timer; a histogram only when asked for, like Spring Boot's own
+ * {@code http.client.requests}: {@code management.metrics.distribution.percentiles-histogram.triage.calls=true}):
+ * client, method, outcome ({@code success}, {@code failure},
  * {@code fallback}, {@code short_circuited}), class, code, alert</li>
  * <li>{@code triage.attempt.latency} (timer): client; how long each attempt took, the upstream's raw latency
  * (the per-call timer includes retries and waits)</li>
@@ -151,9 +152,6 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 			.tag("class", k.failureClass())
 			.tag("code", k.code())
 			.tag("alert", Boolean.toString(k.alert()))
-			.publishPercentileHistogram()
-			.minimumExpectedValue(Duration.ofMillis(1))
-			.maximumExpectedValue(Duration.ofSeconds(60))
 			.register(registry)).record(call.elapsed().toNanos(), TimeUnit.NANOSECONDS);
 	}
 

@@ -89,6 +89,15 @@ class TriageAutoConfigurationTests {
 
 
 	@Test
+	void configuredSensitiveHeadersAddToTheBuiltInOnes() {
+		this.contextRunner.withPropertyValues("triage.sensitive-headers=X-Auth-Token").run((context) -> {
+			java.util.Set<String> sensitive = context.getBean(ManagedClients.class).get("any").sensitiveHeaders();
+			assertThat(sensitive).contains("x-auth-token", "authorization", "proxy-authorization", "cookie",
+					"set-cookie", "x-api-key");
+		});
+	}
+
+	@Test
 	void badOverloadSettingsFailStartupNamingTheProperty() {
 		this.contextRunner.withPropertyValues("triage.throttle.max-drop-probability=1.0")
 			.run((context) -> assertThat(context.getStartupFailure()).rootCause()

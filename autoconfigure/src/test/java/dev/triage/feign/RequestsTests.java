@@ -20,6 +20,11 @@ class RequestsTests {
 		assertThat(Requests.sanitizeUrl("http://user:pass@127.0.0.1/x?token")).isEqualTo("http://127.0.0.1/x?token=***");
 		assertThat(Requests.sanitizeUrl("http://127.0.0.1/x#frag?a=b")).isEqualTo("http://127.0.0.1/x");
 		assertThat(Requests.sanitizeUrl(null)).isEmpty();
+		assertThat(Requests.sanitizeUrl("http://127.0.0.1/p;jsessionid=SECRET?x=1"))
+			.isEqualTo("http://127.0.0.1/p;jsessionid=***?x=***");
+		assertThat(Requests.sanitizeUrl("http://127.0.0.1/a;v=1;token=T/b;k=z/c=d"))
+			.isEqualTo("http://127.0.0.1/a;v=***;token=***/b;k=***/c=d");
+		assertThat(Requests.sanitizeUrl("http://127.0.0.1/p;flag")).isEqualTo("http://127.0.0.1/p;flag");
 	}
 
 	@Test

@@ -34,6 +34,7 @@ import org.springframework.boot.test.web.client.TestRestTemplate;
 @WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "server.address=127.0.0.1", "management.endpoints.web.exposure.include=prometheus,triage",
+				"management.metrics.distribution.percentiles-histogram.triage.calls=true",
 				"spring.cloud.openfeign.client.config.billing.read-timeout=300" })
 class ObservabilityContractTests extends LoopbackUpstream {
 
