@@ -41,7 +41,7 @@ import org.springframework.context.annotation.Import;
  */
 @WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
-		properties = { "resilience4j.circuitbreaker.instances.inventory.sliding-window-type=COUNT_BASED",
+		properties = { "logging.level.dev.triage.calls=INFO", "resilience4j.circuitbreaker.instances.inventory.sliding-window-type=COUNT_BASED",
 				"resilience4j.circuitbreaker.instances.inventory.sliding-window-size=20",
 				"resilience4j.circuitbreaker.instances.inventory.minimum-number-of-calls=20",
 				"resilience4j.circuitbreaker.instances.inventory.wait-duration-in-open-state=100ms",

@@ -26,7 +26,9 @@ class AlertRulesTests {
 		if (promtool == null) {
 			assertThat(System.getenv("TRIAGE_REQUIRE_PROMTOOL")).as("promtool is required here but not on PATH")
 				.isNotEqualTo("true");
-			Assumptions.abort("promtool not on PATH: install Debian's 'prometheus' package to run the rule tests");
+			String reason = "promtool not on PATH: install Debian's 'prometheus' package to run the rule tests";
+			System.out.println("AlertRulesTests SKIPPED: " + reason);
+			Assumptions.abort(reason);
 		}
 
 		Result check = run(promtool, "check", "rules", "triage-alerts.yml");

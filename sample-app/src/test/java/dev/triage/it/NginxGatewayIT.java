@@ -24,6 +24,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -44,7 +45,8 @@ import org.testcontainers.utility.DockerImageName;
  * 127.0.0.1. The image is the system property {@code triage.it.nginx-image} (the public {@code nginx} image by
  * default; CI builds one from Debian's nginx). Without Docker the class is skipped, with that reason.
  */
-@Testcontainers(disabledWithoutDocker = true)
+@ExtendWith(SayWhyWhenSkipped.class)
+@Testcontainers
 @SpringBootTest(classes = NginxGatewayIT.App.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.cloud.openfeign.client.config.edge.read-timeout=5000",
 				"spring.cloud.openfeign.client.config.impatient.read-timeout=500",
