@@ -7,7 +7,6 @@ import java.util.List;
 import dev.triage.feign.CallLog;
 import dev.triage.feign.CallObserver;
 import dev.triage.feign.CompositeCallObserver;
-import dev.triage.policy.InvalidPolicyException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
@@ -39,10 +38,13 @@ final class ApplicationSettings {
 	 */
 	static void rejectSecondBreakerLayer(Environment environment) {
 		if (environment.getProperty("spring.cloud.openfeign.circuitbreaker.enabled", Boolean.class, false)) {
-			throw new InvalidPolicyException("spring.cloud.openfeign.circuitbreaker.enabled", true,
-					"false while Triage manages Feign clients: Triage already gives each upstream one Resilience4j "
-							+ "breaker (configure it under resilience4j.circuitbreaker.instances.<client>) and "
-							+ "TriageFallback beans replace @FeignClient(fallback); or set triage.enabled=false");
+			throw new ConflictingSettingException("spring.cloud.openfeign.circuitbreaker.enabled", true,
+					"Spring Cloud OpenFeign would wrap every client in a second circuit breaker, per method, that counts "
+							+ "Triage's typed exceptions (a 400 included) as failures",
+					"Remove 'spring.cloud.openfeign.circuitbreaker.enabled' (or set it to false): Triage already gives "
+							+ "each upstream one Resilience4j breaker (configure it under "
+							+ "resilience4j.circuitbreaker.instances.<client>), and TriageFallback beans replace "
+							+ "@FeignClient(fallback). Or set triage.enabled=false to use Spring Cloud's instead.");
 		}
 	}
 

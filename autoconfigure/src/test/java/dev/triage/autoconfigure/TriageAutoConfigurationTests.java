@@ -89,6 +89,22 @@ class TriageAutoConfigurationTests {
 
 
 	@Test
+	void theConditionReportSaysWhyAClientIsNotManaged() {
+		org.springframework.mock.env.MockEnvironment environment = new org.springframework.mock.env.MockEnvironment()
+			.withProperty("spring.cloud.openfeign.client.name", "billing")
+			.withProperty("triage.clients.billing.enabled", "false");
+		org.springframework.context.annotation.ConditionContext context = org.mockito.Mockito
+			.mock(org.springframework.context.annotation.ConditionContext.class);
+		org.mockito.Mockito.when(context.getEnvironment()).thenReturn(environment);
+
+		org.springframework.boot.autoconfigure.condition.ConditionOutcome outcome = new OnManagedClientCondition()
+			.getMatchOutcome(context, null);
+
+		assertThat(outcome.isMatch()).isFalse();
+		assertThat(outcome.getMessage()).contains("billing").contains("triage.clients.billing.enabled=false");
+	}
+
+	@Test
 	void configuredSensitiveHeadersAddToTheBuiltInOnes() {
 		this.contextRunner.withPropertyValues("triage.sensitive-headers=X-Auth-Token").run((context) -> {
 			java.util.Set<String> sensitive = context.getBean(ManagedClients.class).get("any").sensitiveHeaders();
@@ -138,10 +154,16 @@ class TriageAutoConfigurationTests {
 	@Test
 	void springCloudOpenFeignsOwnBreakerIsRefusedRatherThanDoubleCounting() {
 		this.contextRunner.withPropertyValues("spring.cloud.openfeign.circuitbreaker.enabled=true")
-			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
-				.isInstanceOf(InvalidPolicyException.class)
-				.hasMessageContaining("spring.cloud.openfeign.circuitbreaker.enabled")
-				.hasMessageContaining("triage.enabled=false"));
+			.run((context) -> {
+				assertThat(context.getStartupFailure()).rootCause()
+					.isInstanceOf(ConflictingSettingException.class)
+					.hasMessageContaining("spring.cloud.openfeign.circuitbreaker.enabled");
+				org.springframework.boot.diagnostics.FailureAnalysis analysis = new ConflictingSettingFailureAnalyzer()
+					.analyze(context.getStartupFailure());
+				assertThat(analysis.getDescription()).startsWith("Triage cannot manage Feign clients with this setting")
+					.doesNotContain("policy table");
+				assertThat(analysis.getAction()).contains("triage.enabled=false");
+			});
 	}
 
 	@Test
