@@ -41,6 +41,8 @@ final class CallContext {
 
 	private final AttemptAbort abort = new AttemptAbort();
 
+	private java.util.function.Supplier<? extends UpstreamException> lastAnswer;
+
 	private String lastChannel = OriginalResponse.PRIMARY;
 
 	private CallContext(ClientRuntime runtime, String methodKey, CallContext outer) {
@@ -171,6 +173,22 @@ final class CallContext {
 	 */
 	RetryDecision.Suppression suppressed() {
 		return this.suppressed;
+	}
+
+	/**
+	 * Remember what the last attempt really ended in (a non-2xx answer or a transport failure), built only if
+	 * asked for.
+	 */
+	void answered(java.util.function.Supplier<? extends UpstreamException> answer, Rule rule) {
+		this.lastAnswer = answer;
+		this.lastRule = rule;
+	}
+
+	/**
+	 * Return what the last attempt really ended in, {@code null} when it succeeded or nothing was attempted.
+	 */
+	UpstreamException lastAnswer() {
+		return (this.lastAnswer != null) ? this.lastAnswer.get() : null;
 	}
 
 	UpstreamException lastFailure() {

@@ -10,6 +10,7 @@ import dev.triage.OriginalResponse;
 import dev.triage.PoisonRequestEvent;
 import dev.triage.Refusal;
 import dev.triage.TransportFailure;
+import dev.triage.UpstreamException;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
 import dev.triage.policy.BreakerOutcome;
@@ -91,8 +92,12 @@ final class TriageClient implements Client {
 					: TransportFailures.configuredTimeout(failure, effective, this.runtime.poolTimeout());
 			Rule rule = this.runtime.policy().forTransport(failure);
 			TransportFailureException classified = new TransportFailureException(failure, timeout, ex);
-			record(breaker, rule.breaker(), duration, () -> new UpstreamTransportException(this.runtime.name(),
+			Supplier<UpstreamException> answer = once(() -> new UpstreamTransportException(this.runtime.name(),
 					methodKey, Requests.requestLine(sent), failure, timeout, attemptsSent, ex));
+			record(breaker, rule.breaker(), duration, answer);
+			if (call != null) {
+				call.answered(answer, rule);
+			}
 			if (fingerprint != null) {
 				poison.onOtherOutcome(fingerprint);
 			}
@@ -107,6 +112,9 @@ final class TriageClient implements Client {
 		long duration = System.nanoTime() - start;
 		int status = response.status();
 		if (status >= 200 && status < 300) {
+			if (call != null) {
+				call.answered(null, null);
+			}
 			overload.throttle().onAccepted();
 			poison.onSuccess(sent.httpMethod().name(), request.url());
 			if (fingerprint != null) {
@@ -145,8 +153,12 @@ final class TriageClient implements Client {
 		}
 		protect(rule, response, channel);
 		Response captured = response.toBuilder().body(body).build();
-		record(breaker, rule.breaker(), duration, () -> new UpstreamResponseException(ResponseCapture.toOriginal(
+		Supplier<UpstreamException> answer = once(() -> new UpstreamResponseException(ResponseCapture.toOriginal(
 				this.runtime, methodKey, captured, body, attempt, Duration.ofNanos(duration), channel.name())));
+		record(breaker, rule.breaker(), duration, answer);
+		if (call != null) {
+			call.answered(answer, rule);
+		}
 		if (poison.isPoisonStatus(status)) {
 			String print = (fingerprint != null) ? fingerprint : fingerprint(request);
 			boolean poisoned = poison.onPoisonStatus(print, request.httpMethod().name(), request.url(),
@@ -217,9 +229,13 @@ final class TriageClient implements Client {
 				Duration timeout = cut ? call.abort().configured()
 						: TransportFailures.configuredTimeout(failure, options, TriageClient.this.runtime.poolTimeout());
 				Rule rule = TriageClient.this.runtime.policy().forTransport(failure);
-				record(channel.breaker(), rule.breaker(), duration,
-						() -> new UpstreamTransportException(TriageClient.this.runtime.name(), methodKey,
-								Requests.requestLine(sent), failure, timeout, attempt, ex));
+				Supplier<UpstreamException> answer = once(() -> new UpstreamTransportException(
+						TriageClient.this.runtime.name(), methodKey, Requests.requestLine(sent), failure, timeout, attempt,
+						ex));
+				record(channel.breaker(), rule.breaker(), duration, answer);
+				if (call != null) {
+					call.answered(answer, rule);
+				}
 				TriageClient.this.runtime.observer()
 					.onAttempt(new AttemptOutcome(TriageClient.this.runtime.name(), 0, failure, "transport", rule,
 							duration, channel.name()));
@@ -364,8 +380,28 @@ final class TriageClient implements Client {
 				TimeUnit.MILLISECONDS, options.isFollowRedirects());
 	}
 
+	/**
+	 * Build the exception describing an attempt at most once, and only if someone asks: the breaker (for a
+	 * failure) or the method handler (when a user's own decoder or retryer ended the call).
+	 */
+	private static Supplier<UpstreamException> once(Supplier<UpstreamException> build) {
+		return new Supplier<>() {
+
+			private UpstreamException built;
+
+			@Override
+			public UpstreamException get() {
+				if (this.built == null) {
+					this.built = build.get();
+				}
+				return this.built;
+			}
+
+		};
+	}
+
 	private static void record(UpstreamBreaker breaker, BreakerOutcome outcome, long duration,
-			Supplier<Throwable> failure) {
+			Supplier<? extends Throwable> failure) {
 		breaker.record(outcome, duration, (outcome == BreakerOutcome.FAILURE) ? failure.get() : null);
 	}
 

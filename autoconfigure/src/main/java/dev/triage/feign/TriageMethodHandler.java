@@ -12,6 +12,7 @@ import dev.triage.UpstreamTransportException;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.policy.Rule;
 import feign.InvocationHandlerFactory.MethodHandler;
+import feign.RetryableException;
 
 /**
  * One managed call: opens the {@link CallContext} that the client, decoder and retryer share, and when the
@@ -40,44 +41,80 @@ final class TriageMethodHandler implements MethodHandler {
 		CallContext call = CallContext.open(this.runtime, this.methodKey);
 		try {
 			Object result = this.delegate.invoke(argv);
-			report(call, "success", null, false);
+			report(call, "success", null, null, false);
 			return result;
 		}
-		catch (UpstreamException failure) {
-			Rule rule = (failure instanceof UpstreamUnavailableException) ? null : call.lastRule();
-			TriageFallback<?> fallback = this.runtime.fallback();
-			// A refusal has no rule: an open breaker is always worth an alert; a client holding itself back
-			// (pause, throttle, rate limit) is working as designed, and its meters show it.
-			boolean alert = (rule != null) ? rule.alert()
-					: ((UpstreamUnavailableException) failure).refusal() == Refusal.BREAKER_OPEN;
-			String failed = (failure instanceof UpstreamUnavailableException) ? "short_circuited" : "failure";
-			if (fallback == null || (rule != null && !rule.fallback())) {
-				report(call, failed, failure, alert);
-				throw failure;
+		catch (RuntimeException thrown) {
+			UpstreamException typed = typed(thrown, call);
+			if (typed != null) {
+				return failed(call, typed, typed, argv);
 			}
-			Object answer;
-			try {
-				Object target = (failure instanceof UpstreamResponseException response)
-						? fallback.create(null, response.response()) : fallback.create(failure, null);
-				answer = invokeFallback(target, argv);
+			UpstreamException answered = call.lastAnswer();
+			if (answered != null) {
+				// The user's own error decoder turned a real answer into an exception of its choice: the caller
+				// gets that exception, but metrics, log and fallback see what the upstream really said.
+				return failed(call, answered, thrown, argv);
 			}
-			catch (Throwable declined) {
-				// The fallback chose to fail: the call failed, whatever it threw.
-				report(call, failed, failure, alert);
-				throw declined;
-			}
-			report(call, "fallback", failure, alert);
-			return answer;
-		}
-		catch (RuntimeException local) {
-			// Not the upstream's doing as far as Triage can tell (encoding, decoding a 2xx body, a user's own
-			// error decoder): still a call the caller saw fail, so it is counted, never as a success.
-			report(call, "failure", local, true);
-			throw local;
+			// Not the upstream's doing as far as Triage can tell (encoding, decoding a 2xx body): still a call
+			// the caller saw fail, so it is counted, never as a success.
+			report(call, "failure", thrown, null, true);
+			throw thrown;
 		}
 		finally {
 			call.close();
 		}
+	}
+
+	/**
+	 * Return Triage's typed exception for what a call ended in, whatever retryer the client has: Triage's own
+	 * signals (a retryable answer, a refusal, a transport failure) never reach a caller as such.
+	 */
+	private UpstreamException typed(RuntimeException thrown, CallContext call) {
+		if (thrown instanceof UpstreamException upstream) {
+			return upstream;
+		}
+		if (thrown instanceof TriageRetryableException retryable) {
+			return retryable.failure();
+		}
+		if (thrown instanceof RetryableException retryable) {
+			if (retryable.getCause() instanceof RefusedException refused) {
+				UpstreamException last = call.lastAnswer();
+				return (last != null) ? last : new UpstreamUnavailableException(this.runtime.name(), this.methodKey,
+						refused.refusal(), refused.getMessage(), call.attempts());
+			}
+			if (retryable.getCause() instanceof java.io.IOException) {
+				return call.lastAnswer();
+			}
+		}
+		return null;
+	}
+
+	private Object failed(CallContext call, UpstreamException failure, RuntimeException toThrow, Object[] argv)
+			throws Throwable {
+		Rule rule = (failure instanceof UpstreamUnavailableException) ? null : call.lastRule();
+		TriageFallback<?> fallback = this.runtime.fallback();
+		// A refusal has no rule: an open breaker is always worth an alert; a client holding itself back
+		// (pause, throttle, rate limit, poison) is working as designed, and its meters show it.
+		boolean alert = (rule != null) ? rule.alert()
+				: !(failure instanceof UpstreamUnavailableException refused) || refused.refusal() == Refusal.BREAKER_OPEN;
+		String failed = (failure instanceof UpstreamUnavailableException) ? "short_circuited" : "failure";
+		if (fallback == null || (rule != null && !rule.fallback())) {
+			report(call, failed, toThrow, failure, alert);
+			throw toThrow;
+		}
+		Object answer;
+		try {
+			Object target = (failure instanceof UpstreamResponseException response)
+					? fallback.create(null, response.response()) : fallback.create(failure, null);
+			answer = invokeFallback(target, argv);
+		}
+		catch (Throwable declined) {
+			// The fallback chose to fail: the call failed, whatever it threw.
+			report(call, failed, toThrow, failure, alert);
+			throw declined;
+		}
+		report(call, "fallback", toThrow, failure, alert);
+		return answer;
 	}
 
 	private Object invokeFallback(Object answer, Object[] argv) throws Throwable {
@@ -92,19 +129,20 @@ final class TriageMethodHandler implements MethodHandler {
 		}
 	}
 
-	private void report(CallContext call, String outcome, RuntimeException failure, boolean alert) {
+	private void report(CallContext call, String outcome, RuntimeException failure, UpstreamException described,
+			boolean alert) {
 		String failureClass = "none";
 		String code = "none";
-		if (failure instanceof UpstreamResponseException response) {
+		if (described instanceof UpstreamResponseException response) {
 			int status = response.response().status();
 			failureClass = TriageClient.failureClass(status);
 			code = Integer.toString(status);
 		}
-		else if (failure instanceof UpstreamTransportException transport) {
+		else if (described instanceof UpstreamTransportException transport) {
 			failureClass = "transport";
 			code = transport.failure().key();
 		}
-		else if (failure instanceof UpstreamUnavailableException refused) {
+		else if (described instanceof UpstreamUnavailableException refused) {
 			failureClass = "refused";
 			code = refused.refusal().tag();
 		}
@@ -115,8 +153,8 @@ final class TriageMethodHandler implements MethodHandler {
 		this.runtime.observer()
 			.onCall(new CallRecord(this.runtime.name(), this.methodKey, (failure != null) ? call.requestLine() : null,
 					outcome, failureClass, code, call.attempts(), alert, Duration.ofNanos(call.elapsedNanos()),
-					(failure instanceof UpstreamException upstream) ? upstream : null, call.suppressed(),
-					this.runtime.channels().hasAlternatives() ? call.lastChannel() : null));
+					(described != null) ? described : (failure instanceof UpstreamException upstream) ? upstream : null,
+					call.suppressed(), this.runtime.channels().hasAlternatives() ? call.lastChannel() : null));
 	}
 
 }

@@ -73,7 +73,8 @@ class ClientContextTests extends LoopbackUpstream {
 		assertThat(wireCount()).isEqualTo(1);
 		assertThat(this.observer.calls).singleElement().satisfies((call) -> {
 			assertThat(call.outcome()).as("never reported as a success").isEqualTo("failure");
-			assertThat(call.failureClass()).isEqualTo("local");
+			assertThat(call.failureClass()).as("what the upstream really said, not 'local'").isEqualTo("5xx");
+			assertThat(call.code()).isEqualTo("500");
 			assertThat(call.attempts()).isEqualTo(1);
 		});
 		assertThat(this.observer.attempts).singleElement()
