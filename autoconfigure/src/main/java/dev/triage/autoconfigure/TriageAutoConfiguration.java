@@ -34,8 +34,8 @@ import org.springframework.core.env.Environment;
 @ConditionalOnClass({ Feign.class, FeignClientSpecification.class })
 @ConditionalOnBooleanProperty(name = "triage.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(TriageProperties.class)
-@Import({ TriageHttpClient5Configuration.class, TriageRateLimiterConfiguration.class, TriageMetricsConfiguration.class,
-		TriageEndpointConfiguration.class })
+@Import({ TriageHttpClient5Configuration.class, TriageBootHttpClientsConfiguration.class,
+		TriageRateLimiterConfiguration.class, TriageMetricsConfiguration.class, TriageEndpointConfiguration.class })
 public class TriageAutoConfiguration {
 
 	static final String SPECIFICATION_NAME = "default.dev.triage.feign.TriageFeignClientConfiguration";

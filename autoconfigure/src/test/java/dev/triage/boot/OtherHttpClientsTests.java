@@ -1,0 +1,40 @@
+package dev.triage.boot;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.triage.support.LoopbackUpstream;
+import dev.triage.support.TestApplication;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.web.client.RestClient;
+
+/**
+ * The application's own {@code RestClient}, built by Spring Boot on the Apache HttpClient 5 the starter brings:
+ * Triage does not manage it, and it must not start retrying behind the application's back.
+ */
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE)
+class OtherHttpClientsTests extends LoopbackUpstream {
+
+	@Autowired
+	RestClient.Builder restClients;
+
+	@Test
+	void aBootBuiltRestClientOnHttpClient5SendsA503OnceLikeTheJdkClientDid() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "1")));
+		RestClient client = this.restClients.baseUrl(upstream.baseUrl()).build();
+
+		Throwable thrown = catchThrowable(() -> client.get().uri("/status").retrieve().toBodilessEntity());
+
+		assertThat(thrown).isNotNull();
+		assertThat(wireCount()).isEqualTo(1);
+		assertThat(this.restClients.build()).extracting("clientRequestFactory")
+			.isInstanceOf(HttpComponentsClientHttpRequestFactory.class);
+	}
+
+}
