@@ -34,7 +34,8 @@ import org.springframework.core.env.Environment;
 @ConditionalOnClass({ Feign.class, FeignClientSpecification.class })
 @ConditionalOnBooleanProperty(name = "triage.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(TriageProperties.class)
-@Import({ TriageHttpClient5Configuration.class, TriageBootHttpClientsConfiguration.class,
+@Import({ TriageBreakerConfiguration.class, TriageHttpClient5Configuration.class,
+		TriageBootHttpClientsConfiguration.class,
 		TriageRateLimiterConfiguration.class, TriageMetricsConfiguration.class, TriageEndpointConfiguration.class })
 public class TriageAutoConfiguration {
 

@@ -9,8 +9,8 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 
 /**
  * Creates one Resilience4j breaker per upstream, named after the Feign client, in the application's
- * registry. A breaker the user configured ({@code resilience4j.circuitbreaker.instances.<name>} or
- * {@code configs.default}) keeps that configuration; otherwise Triage's defaults apply.
+ * registry. With Resilience4j's Spring Boot module, the application's settings are layered over Triage's defaults
+ * field by field (see the autoconfigure package's {@code BreakerDefaults}); without it, Triage's defaults apply.
  */
 public final class UpstreamBreakers {
 
@@ -46,8 +46,12 @@ public final class UpstreamBreakers {
 	 * @return the breaker
 	 */
 	public Resilience4jUpstreamBreaker forClient(String clientName) {
-		CircuitBreaker breaker = this.userConfigured.test(clientName) ? this.registry.circuitBreaker(clientName)
-				: this.registry.circuitBreaker(clientName, DEFAULTS);
+		// Resilience4j's Spring Boot module creates every configured instance at startup, Triage's included
+		// (with Triage's defaults under the application's settings); otherwise the defaults apply unless the
+		// application configured the name some other way.
+		CircuitBreaker breaker = this.registry.find(clientName)
+			.orElseGet(() -> this.userConfigured.test(clientName) ? this.registry.circuitBreaker(clientName)
+					: this.registry.circuitBreaker(clientName, DEFAULTS));
 		return new Resilience4jUpstreamBreaker(breaker);
 	}
 

@@ -1,0 +1,104 @@
+package dev.triage.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+
+import dev.triage.breaker.UpstreamBreakers;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.common.circuitbreaker.configuration.CommonCircuitBreakerConfigurationProperties;
+import io.github.resilience4j.common.circuitbreaker.configuration.CommonCircuitBreakerConfigurationProperties.InstanceProperties;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.cloud.openfeign.FeignClientSpecification;
+import org.springframework.core.env.Environment;
+
+/**
+ * Puts Triage's breaker defaults underneath whatever the application configures for Triage's breakers, field
+ * by field, the way Resilience4j layers its own configuration: Triage's defaults (SPEC §6), then
+ * {@code resilience4j.circuitbreaker.configs.default} (or the instance's {@code base-config}), then the
+ * instance's own fields. Setting one property ({@code minimum-number-of-calls: 2}) changes that field only, instead
+ * of dropping every other field to Resilience4j's defaults (a 60s open wait, a 100-call minimum).
+ * <p>
+ * Triage's breakers also show in {@code /actuator/health} by default ({@code register-health-indicator: true}),
+ * and an open one does not take the application down ({@code allow-health-indicator-to-fail: false}, as
+ * Resilience4j means it: a dependency's outage is not this application's death).
+ */
+final class BreakerDefaults implements BeanPostProcessor {
+
+	private final ObjectProvider<FeignClientSpecification> specifications;
+
+	private final Environment environment;
+
+	BreakerDefaults(ObjectProvider<FeignClientSpecification> specifications, Environment environment) {
+		this.specifications = specifications;
+		this.environment = environment;
+	}
+
+	@Override
+	public Object postProcessBeforeInitialization(Object bean, String beanName) {
+		if (bean instanceof CommonCircuitBreakerConfigurationProperties properties) {
+			managedBreakerNames().forEach((name) -> apply(properties, name));
+		}
+		return bean;
+	}
+
+	private Set<String> managedBreakerNames() {
+		Map<String, TriageProperties.Client> clients = Binder.get(this.environment)
+			.bind("triage.clients", Bindable.mapOf(String.class, TriageProperties.Client.class))
+			.orElse(Map.of());
+		Set<String> names = new LinkedHashSet<>();
+		this.specifications.orderedStream()
+			.map(FeignClientSpecification::getName)
+			.filter((name) -> !name.startsWith("default."))
+			.filter((name) -> !clients.containsKey(name) || clients.get(name).isEnabled())
+			.forEach(names::add);
+		clients.forEach((client, settings) -> {
+			if (settings.isEnabled()) {
+				settings.getChannels().keySet().forEach((channel) -> names.add(ChannelSettings.breakerName(client, channel)));
+			}
+		});
+		return names;
+	}
+
+	private static void apply(CommonCircuitBreakerConfigurationProperties properties, String name) {
+		InstanceProperties instance = properties.getInstances().computeIfAbsent(name, (key) -> new InstanceProperties());
+		String baseName = (instance.getBaseConfig() != null) ? instance.getBaseConfig() : "default";
+		InstanceProperties base = properties.getConfigs().get(baseName);
+		CircuitBreakerConfig defaults = UpstreamBreakers.DEFAULTS;
+		fill(instance, base, InstanceProperties::getSlidingWindowType, InstanceProperties::setSlidingWindowType,
+				defaults.getSlidingWindowType());
+		fill(instance, base, InstanceProperties::getSlidingWindowSize, InstanceProperties::setSlidingWindowSize,
+				defaults.getSlidingWindowSize());
+		fill(instance, base, InstanceProperties::getMinimumNumberOfCalls, InstanceProperties::setMinimumNumberOfCalls,
+				defaults.getMinimumNumberOfCalls());
+		fill(instance, base, InstanceProperties::getFailureRateThreshold, InstanceProperties::setFailureRateThreshold,
+				defaults.getFailureRateThreshold());
+		fill(instance, base, InstanceProperties::getWaitDurationInOpenState,
+				InstanceProperties::setWaitDurationInOpenState,
+				Duration.ofMillis(defaults.getWaitIntervalFunctionInOpenState().apply(1)));
+		fill(instance, base, InstanceProperties::getPermittedNumberOfCallsInHalfOpenState,
+				InstanceProperties::setPermittedNumberOfCallsInHalfOpenState,
+				defaults.getPermittedNumberOfCallsInHalfOpenState());
+		fill(instance, base, InstanceProperties::getRegisterHealthIndicator, InstanceProperties::setRegisterHealthIndicator,
+				true);
+		fill(instance, base, InstanceProperties::getAllowHealthIndicatorToFail,
+				InstanceProperties::setAllowHealthIndicatorToFail, false);
+	}
+
+	/**
+	 * Set a field of the instance to Triage's default when neither the instance nor its base config sets it.
+	 */
+	private static <T> void fill(InstanceProperties instance, InstanceProperties base,
+			Function<InstanceProperties, T> getter, BiConsumer<InstanceProperties, T> setter, T triageDefault) {
+		if (getter.apply(instance) == null && (base == null || getter.apply(base) == null)) {
+			setter.accept(instance, triageDefault);
+		}
+	}
+
+}

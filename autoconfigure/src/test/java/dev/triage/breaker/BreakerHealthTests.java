@@ -1,0 +1,50 @@
+package dev.triage.breaker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.support.LoopbackUpstream;
+import dev.triage.support.TestApplication;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.client.TestRestTemplate;
+import org.springframework.http.ResponseEntity;
+
+/**
+ * With Resilience4j's health indicator on ({@code management.health.circuitbreakers.enabled}), Triage's breakers
+ * show in {@code /actuator/health} without any per-breaker setting, and an open one does not take the application
+ * down.
+ */
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+		properties = { "server.address=127.0.0.1", "management.endpoints.web.exposure.include=health",
+				"management.endpoint.health.show-details=always", "management.health.circuitbreakers.enabled=true" })
+class BreakerHealthTests extends LoopbackUpstream {
+
+	@Autowired
+	TestRestTemplate rest;
+
+	@Autowired
+	CircuitBreakerRegistry breakers;
+
+	@Test
+	void triagesBreakersShowInHealthAndAnOpenOneDoesNotTakeTheApplicationDown() throws Exception {
+		JsonNode health = health();
+		assertThat(health.at("/components/circuitBreakers/details/inventory/details/state").asText()).isEqualTo("CLOSED");
+		assertThat(health.at("/components/circuitBreakers/details/billing").isMissingNode()).isFalse();
+
+		this.breakers.circuitBreaker("inventory").transitionToOpenState();
+
+		JsonNode open = health();
+		assertThat(open.at("/components/circuitBreakers/details/inventory/details/state").asText()).isEqualTo("OPEN");
+		assertThat(open.path("status").asText()).isEqualTo("UP");
+	}
+
+	private JsonNode health() throws Exception {
+		ResponseEntity<String> response = this.rest.getForEntity("/actuator/health", String.class);
+		return new ObjectMapper().readTree(response.getBody());
+	}
+
+}
