@@ -14,7 +14,7 @@ import org.springframework.util.unit.DataSize;
 /**
  * Configuration properties for Triage's failure policy of Feign clients.
  */
-@ConfigurationProperties("triage")
+@ConfigurationProperties(prefix = "triage", ignoreUnknownFields = false)
 public class TriageProperties {
 
 	/**

@@ -89,6 +89,21 @@ class TriageAutoConfigurationTests {
 
 
 	@Test
+	void aTypoUnderTriageFailsStartupNamingItAndTheClosestValidKey() {
+		this.contextRunner.withPropertyValues("triage.clients.inventory.policies.503.max-attempt=5").run((context) -> {
+			assertThat(context).hasFailed();
+			org.springframework.boot.diagnostics.FailureAnalysis analysis = new UnknownPropertyFailureAnalyzer()
+				.analyze(context.getStartupFailure());
+			assertThat(analysis).isNotNull();
+			assertThat(analysis.getDescription()).contains("triage.clients.inventory.policies.503.max-attempt")
+				.contains("Did you mean: triage.clients.inventory.policies.503.max-attempts");
+		});
+		this.contextRunner.withPropertyValues("triage.throttle.max-drop-probablity=0.5")
+			.run((context) -> assertThat(new UnknownPropertyFailureAnalyzer().analyze(context.getStartupFailure())
+				.getDescription()).contains("Did you mean: triage.throttle.max-drop-probability"));
+	}
+
+	@Test
 	void theConditionReportSaysWhyAClientIsNotManaged() {
 		org.springframework.mock.env.MockEnvironment environment = new org.springframework.mock.env.MockEnvironment()
 			.withProperty("spring.cloud.openfeign.client.name", "billing")

@@ -42,7 +42,7 @@ import org.testcontainers.utility.DockerImageName;
 
 /**
  * Triage behind a real nginx, in a container on the host network; every upstream is a server of the test's on
- * 127.0.0.1. The image is the system property {@code triage.it.nginx-image} (the public {@code nginx} image by
+ * 127.0.0.1. The image is the system property {@code it.nginx-image} (the public {@code nginx} image by
  * default; CI builds one from Debian's nginx). Without Docker the class is skipped, with that reason.
  */
 @ExtendWith(SayWhyWhenSkipped.class)
@@ -79,7 +79,7 @@ class NginxGatewayIT {
 			.replace("@UPSTREAM@", upstream.url().substring(upstream.url().lastIndexOf(':') + 1))
 			.replace("@CLOSED@", Integer.toString(closedPort))
 			.replace("@RESET@", Integer.toString(resetting.getLocalPort()));
-		nginx = new GenericContainer<>(DockerImageName.parse(System.getProperty("triage.it.nginx-image", "nginx:1.27"))
+		nginx = new GenericContainer<>(DockerImageName.parse(System.getProperty("it.nginx-image", "nginx:1.27"))
 			.asCompatibleSubstituteFor("nginx"))
 			.withNetworkMode("host")
 			.withCopyToContainer(Transferable.of(config), "/etc/nginx/triage.conf")
