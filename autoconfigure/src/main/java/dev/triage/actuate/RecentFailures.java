@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.triage.feign.CallObserver;
-import dev.triage.feign.CallRecord;
+import dev.triage.CallObserver;
+import dev.triage.CallOutcome;
+import dev.triage.CallRecord;
 
 /**
  * Keeps the most recent failed or degraded calls of each client, sanitized: time, method key, class, code,
@@ -35,12 +36,13 @@ public final class RecentFailures implements CallObserver {
 
 	@Override
 	public void onCall(CallRecord call) {
-		if ("success".equals(call.outcome())) {
+		if (call.outcome() == CallOutcome.SUCCESS) {
 			return;
 		}
 		Deque<Failure> failures = this.byClient.computeIfAbsent(call.client(), (name) -> new ArrayDeque<>());
-		Failure failure = new Failure(this.clock.instant(), call.methodKey(), call.outcome(), call.failureClass(),
-				call.code(), call.attempts(), "fallback".equals(call.outcome()), call.elapsed().toMillis());
+		Failure failure = new Failure(this.clock.instant(), call.methodKey(), call.outcome().tag(),
+				call.failureClass().tag(), call.code(), call.attempts(), call.outcome() == CallOutcome.FALLBACK,
+				call.elapsed().toMillis());
 		synchronized (failures) {
 			if (failures.size() == CAPACITY) {
 				failures.removeLast();

@@ -5,7 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.triage.feign.CallLog;
-import dev.triage.feign.CallObserver;
+import dev.triage.CallObserver;
 import dev.triage.feign.CompositeCallObserver;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;

@@ -20,7 +20,7 @@ import dev.triage.channel.Channel;
 import dev.triage.channel.Channels;
 import dev.triage.breaker.UpstreamBreakers;
 import dev.triage.fallback.FallbackResolver;
-import dev.triage.feign.CallObserver;
+import dev.triage.CallObserver;
 import dev.triage.feign.ClientRuntime;
 import dev.triage.feign.ManagedClients;
 import dev.triage.overload.Overload;

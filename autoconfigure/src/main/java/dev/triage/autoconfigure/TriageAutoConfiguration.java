@@ -5,7 +5,7 @@ import java.util.Map;
 
 import dev.triage.breaker.UpstreamBreakers;
 import dev.triage.fallback.FallbackResolver;
-import dev.triage.feign.CallObserver;
+import dev.triage.CallObserver;
 import dev.triage.feign.ManagedClients;
 import dev.triage.overload.RateLimits;
 import feign.Feign;

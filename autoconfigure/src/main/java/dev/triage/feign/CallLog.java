@@ -1,5 +1,8 @@
 package dev.triage.feign;
 
+import dev.triage.CallRecord;
+import dev.triage.CallObserver;
+import dev.triage.CallOutcome;
 import dev.triage.PoisonRequestEvent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -23,7 +26,7 @@ public final class CallLog implements CallObserver {
 
 	@Override
 	public void onCall(CallRecord call) {
-		if ("success".equals(call.outcome())) {
+		if (call.outcome() == CallOutcome.SUCCESS) {
 			return;
 		}
 		if (!(call.alert() ? logger.isWarnEnabled() : logger.isInfoEnabled())) {
@@ -31,9 +34,9 @@ public final class CallLog implements CallObserver {
 		}
 		String line = "triage call client=" + call.client() + " method=" + call.methodKey() + " request=\""
 				+ ((call.requestLine() != null) ? call.requestLine() : "-") + "\""
-				+ ((call.channel() != null) ? " channel=" + call.channel() : "") + " class=" + call.failureClass()
+				+ ((call.channel() != null) ? " channel=" + call.channel() : "") + " class=" + call.failureClass().tag()
 				+ " code=" + call.code() + " attempts=" + call.attempts() + " fallback="
-				+ "fallback".equals(call.outcome()) + " outcome=" + call.outcome()
+				+ (call.outcome() == CallOutcome.FALLBACK) + " outcome=" + call.outcome().tag()
 				+ ((call.retrySuppressed() != null) ? " retry_suppressed=" + call.retrySuppressed().tag() : "")
 				+ " elapsed=" + call.elapsed().toMillis() + "ms";
 		if (call.alert()) {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.triage.CallObserver;
 import dev.triage.TriageFallback;
 import dev.triage.breaker.UpstreamBreaker;
 import dev.triage.channel.Channels;

@@ -3,6 +3,9 @@ package dev.triage.feign;
 import java.util.List;
 import java.util.function.Consumer;
 
+import dev.triage.AttemptOutcome;
+import dev.triage.CallRecord;
+import dev.triage.CallObserver;
 import dev.triage.PoisonRequestEvent;
 import dev.triage.Refusal;
 import dev.triage.policy.RetryDecision;

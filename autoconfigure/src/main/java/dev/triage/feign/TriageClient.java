@@ -6,6 +6,8 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import dev.triage.AttemptOutcome;
+import dev.triage.FailureClass;
 import dev.triage.OriginalResponse;
 import dev.triage.PoisonRequestEvent;
 import dev.triage.Refusal;
@@ -102,7 +104,7 @@ final class TriageClient implements Client {
 				poison.onOtherOutcome(fingerprint);
 			}
 			this.runtime.observer()
-				.onAttempt(new AttemptOutcome(this.runtime.name(), 0, failure, "transport", rule, duration, channel.name()));
+				.onAttempt(new AttemptOutcome(this.runtime.name(), 0, failure, FailureClass.TRANSPORT, rule, duration, channel.name()));
 			throw classified;
 		}
 		catch (RuntimeException | Error ex) {
@@ -123,7 +125,7 @@ final class TriageClient implements Client {
 			if (raw || response.body() == null) {
 				breaker.record(BreakerOutcome.SUCCESS, duration, null);
 				this.runtime.observer()
-					.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, "2xx", null, duration, channel.name()));
+					.onAttempt(new AttemptOutcome(this.runtime.name(), status, null, FailureClass.SUCCESS_2XX, null, duration, channel.name()));
 				return response;
 			}
 			return response.toBuilder()
@@ -217,7 +219,7 @@ final class TriageClient implements Client {
 				long duration = System.nanoTime() - start;
 				channel.breaker().record(BreakerOutcome.SUCCESS, duration, null);
 				TriageClient.this.runtime.observer()
-					.onAttempt(new AttemptOutcome(TriageClient.this.runtime.name(), status, null, "2xx", null, duration,
+					.onAttempt(new AttemptOutcome(TriageClient.this.runtime.name(), status, null, FailureClass.SUCCESS_2XX, null, duration,
 							channel.name()));
 			}
 
@@ -237,7 +239,7 @@ final class TriageClient implements Client {
 					call.answered(answer, rule);
 				}
 				TriageClient.this.runtime.observer()
-					.onAttempt(new AttemptOutcome(TriageClient.this.runtime.name(), 0, failure, "transport", rule,
+					.onAttempt(new AttemptOutcome(TriageClient.this.runtime.name(), 0, failure, FailureClass.TRANSPORT, rule,
 							duration, channel.name()));
 				return new TransportFailureException(failure, timeout, ex);
 			}
@@ -406,10 +408,10 @@ final class TriageClient implements Client {
 	}
 
 	/**
-	 * Return a bounded label for a status: its class when IANA-registered, else {@code nonstandard}.
+	 * Return the bounded class of a status: its class when IANA-registered, else {@code nonstandard}.
 	 */
-	static String failureClass(int status) {
-		return HttpStatuses.isRegistered(status) ? (status / 100) + "xx" : "nonstandard";
+	static FailureClass failureClass(int status) {
+		return FailureClass.ofStatus(status, HttpStatuses.isRegistered(status));
 	}
 
 }

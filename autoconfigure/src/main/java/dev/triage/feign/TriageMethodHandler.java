@@ -4,6 +4,9 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
 
+import dev.triage.CallOutcome;
+import dev.triage.CallRecord;
+import dev.triage.FailureClass;
 import dev.triage.Refusal;
 import dev.triage.TriageFallback;
 import dev.triage.UpstreamException;
@@ -41,7 +44,7 @@ final class TriageMethodHandler implements MethodHandler {
 		CallContext call = CallContext.open(this.runtime, this.methodKey);
 		try {
 			Object result = this.delegate.invoke(argv);
-			report(call, "success", null, null, false);
+			report(call, CallOutcome.SUCCESS, null, null, false);
 			return result;
 		}
 		catch (RuntimeException thrown) {
@@ -57,7 +60,7 @@ final class TriageMethodHandler implements MethodHandler {
 			}
 			// Not the upstream's doing as far as Triage can tell (encoding, decoding a 2xx body): still a call
 			// the caller saw fail, so it is counted, never as a success.
-			report(call, "failure", thrown, null, true);
+			report(call, CallOutcome.FAILURE, thrown, null, true);
 			throw thrown;
 		}
 		finally {
@@ -97,7 +100,8 @@ final class TriageMethodHandler implements MethodHandler {
 		// (pause, throttle, rate limit, poison) is working as designed, and its meters show it.
 		boolean alert = (rule != null) ? rule.alert()
 				: !(failure instanceof UpstreamUnavailableException refused) || refused.refusal() == Refusal.BREAKER_OPEN;
-		String failed = (failure instanceof UpstreamUnavailableException) ? "short_circuited" : "failure";
+		CallOutcome failed = (failure instanceof UpstreamUnavailableException) ? CallOutcome.SHORT_CIRCUITED
+				: CallOutcome.FAILURE;
 		if (fallback == null || (rule != null && !rule.fallback())) {
 			report(call, failed, toThrow, failure, alert);
 			throw toThrow;
@@ -113,7 +117,7 @@ final class TriageMethodHandler implements MethodHandler {
 			report(call, failed, toThrow, failure, alert);
 			throw declined;
 		}
-		report(call, "fallback", toThrow, failure, alert);
+		report(call, CallOutcome.FALLBACK, toThrow, failure, alert);
 		return answer;
 	}
 
@@ -129,9 +133,9 @@ final class TriageMethodHandler implements MethodHandler {
 		}
 	}
 
-	private void report(CallContext call, String outcome, RuntimeException failure, UpstreamException described,
+	private void report(CallContext call, CallOutcome outcome, RuntimeException failure, UpstreamException described,
 			boolean alert) {
-		String failureClass = "none";
+		FailureClass failureClass = FailureClass.NONE;
 		String code = "none";
 		if (described instanceof UpstreamResponseException response) {
 			int status = response.response().status();
@@ -139,15 +143,15 @@ final class TriageMethodHandler implements MethodHandler {
 			code = Integer.toString(status);
 		}
 		else if (described instanceof UpstreamTransportException transport) {
-			failureClass = "transport";
+			failureClass = FailureClass.TRANSPORT;
 			code = transport.failure().key();
 		}
 		else if (described instanceof UpstreamUnavailableException refused) {
-			failureClass = "refused";
+			failureClass = FailureClass.REFUSED;
 			code = refused.refusal().tag();
 		}
 		else if (failure != null) {
-			failureClass = "local";
+			failureClass = FailureClass.LOCAL;
 			code = "exception";
 		}
 		this.runtime.observer()

@@ -7,9 +7,9 @@ import java.util.concurrent.TimeUnit;
 
 import dev.triage.PoisonRequestEvent;
 import dev.triage.Refusal;
-import dev.triage.feign.AttemptOutcome;
-import dev.triage.feign.CallObserver;
-import dev.triage.feign.CallRecord;
+import dev.triage.AttemptOutcome;
+import dev.triage.CallObserver;
+import dev.triage.CallRecord;
 import dev.triage.policy.RetryDecision;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -69,7 +69,7 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 		}
 		String breaker = (attempt.rule() != null) ? attempt.rule().breaker().name().toLowerCase(Locale.ROOT)
 				: "success";
-		AttemptKey key = new AttemptKey(attempt.client(), attempt.failureClass(), attempt.code(), breaker,
+		AttemptKey key = new AttemptKey(attempt.client(), attempt.failureClass().tag(), attempt.code(), breaker,
 				attempt.channel());
 		this.attempts.computeIfAbsent(key, (k) -> Counter.builder("triage.attempts")
 			.description("Attempts of Triage-managed Feign calls by outcome: raw upstream health")
@@ -142,7 +142,8 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 		if (registry == null) {
 			return;
 		}
-		CallKey key = new CallKey(call.client(), call.methodKey(), call.outcome(), call.failureClass(), call.code(),
+		CallKey key = new CallKey(call.client(), call.methodKey(), call.outcome().tag(), call.failureClass().tag(),
+				call.code(),
 				call.alert());
 		this.calls.computeIfAbsent(key, (k) -> Timer.builder("triage.calls")
 			.description("Triage-managed Feign calls by final outcome: what the caller felt")

@@ -18,7 +18,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 
 import dev.triage.UpstreamException;
-import dev.triage.feign.CallRecord;
+import dev.triage.CallRecord;
 import dev.triage.support.InventoryClient;
 import dev.triage.support.RecordingObserver;
 import dev.triage.support.RecordingObserverConfiguration;
@@ -106,7 +106,7 @@ class ConcurrencyAndSecretsTests extends LoopbackUpstream {
 		int reportedAttempts = this.observer.calls.stream().mapToInt(CallRecord::attempts).sum();
 		assertThat(reportedAttempts).as("every request on the wire is counted once").isEqualTo((int) wire);
 		assertThat(this.observer.attempts).hasSize((int) wire);
-		long shortCircuited = this.observer.calls.stream().filter((c) -> c.outcome().equals("short_circuited")).count();
+		long shortCircuited = this.observer.calls.stream().filter((c) -> c.outcome() == dev.triage.CallOutcome.SHORT_CIRCUITED).count();
 		assertThat(shortCircuited).as("a third of calls fail: the breaker opened at some point").isPositive();
 		CircuitBreaker.Metrics metrics = this.registry.circuitBreaker("inventory").getMetrics();
 		assertThat(metrics.getNumberOfBufferedCalls()).isLessThanOrEqualTo(20);

@@ -72,8 +72,8 @@ class ClientContextTests extends LoopbackUpstream {
 			.hasMessage("own decoder: 500");
 		assertThat(wireCount()).isEqualTo(1);
 		assertThat(this.observer.calls).singleElement().satisfies((call) -> {
-			assertThat(call.outcome()).as("never reported as a success").isEqualTo("failure");
-			assertThat(call.failureClass()).as("what the upstream really said, not 'local'").isEqualTo("5xx");
+			assertThat(call.outcome().tag()).as("never reported as a success").isEqualTo("failure");
+			assertThat(call.failureClass().tag()).as("what the upstream really said, not 'local'").isEqualTo("5xx");
 			assertThat(call.code()).isEqualTo("500");
 			assertThat(call.attempts()).isEqualTo(1);
 		});

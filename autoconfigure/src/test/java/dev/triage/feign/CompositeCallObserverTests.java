@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 
+import dev.triage.CallOutcome;
+import dev.triage.CallRecord;
+import dev.triage.CallObserver;
+import dev.triage.FailureClass;
 import dev.triage.support.RecordingObserver;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +26,7 @@ class CompositeCallObserverTests {
 		};
 		RecordingObserver recording = new RecordingObserver();
 		CompositeCallObserver composite = new CompositeCallObserver(List.of(broken, recording));
-		CallRecord call = new CallRecord("inventory", "InventoryClient#item(String)", null, "success", "none", "none", 1,
+		CallRecord call = new CallRecord("inventory", "InventoryClient#item(String)", null, CallOutcome.SUCCESS, FailureClass.NONE, "none", 1,
 				false, Duration.ofMillis(3), null, null);
 
 		composite.onCall(call);

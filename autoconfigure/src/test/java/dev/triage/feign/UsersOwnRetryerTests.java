@@ -64,7 +64,7 @@ class UsersOwnRetryerTests extends LoopbackUpstream {
 		assertThat(((UpstreamResponseException) thrown).response().status()).isEqualTo(503);
 		assertThat(wireCount()).as("Retryer.Default's own five attempts").isEqualTo(5);
 		assertThat(this.observer.calls).singleElement().satisfies((call) -> {
-			assertThat(call.failureClass()).isEqualTo("5xx");
+			assertThat(call.failureClass().tag()).isEqualTo("5xx");
 			assertThat(call.code()).isEqualTo("503");
 		});
 	}

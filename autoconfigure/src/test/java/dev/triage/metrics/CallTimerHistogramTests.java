@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 
-import dev.triage.feign.CallRecord;
+import dev.triage.CallOutcome;
+import dev.triage.CallRecord;
+import dev.triage.FailureClass;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
@@ -19,8 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class CallTimerHistogramTests {
 
-	private static final CallRecord CALL = new CallRecord("inventory", "InventoryClient#item(String)", null, "success",
-			"none", "none", 1, false, Duration.ofMillis(5), null, null);
+	private static final CallRecord CALL = new CallRecord("inventory", "InventoryClient#item(String)", null, CallOutcome.SUCCESS,
+			FailureClass.NONE, "none", 1, false, Duration.ofMillis(5), null, null);
 
 	@Test
 	void noHistogramUnlessAskedFor() {

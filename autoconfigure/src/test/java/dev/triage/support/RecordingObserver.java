@@ -3,9 +3,9 @@ package dev.triage.support;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.triage.feign.AttemptOutcome;
-import dev.triage.feign.CallObserver;
-import dev.triage.feign.CallRecord;
+import dev.triage.AttemptOutcome;
+import dev.triage.CallObserver;
+import dev.triage.CallRecord;
 import dev.triage.policy.RetryDecision;
 
 /**

@@ -3,8 +3,9 @@ package dev.triage.sample.tour;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.triage.feign.CallObserver;
-import dev.triage.feign.CallRecord;
+import dev.triage.CallObserver;
+import dev.triage.CallOutcome;
+import dev.triage.CallRecord;
 
 /**
  * Remembers the last call Triage reported, so a tour row shows what Triage itself decided.
@@ -18,7 +19,7 @@ public class LastCall implements CallObserver {
 	@Override
 	public void onCall(CallRecord call) {
 		this.last.set(call);
-		if (call.alert() && !"success".equals(call.outcome())) {
+		if (call.alert() && call.outcome() != CallOutcome.SUCCESS) {
 			this.alertWorthy.incrementAndGet();
 		}
 	}

@@ -14,13 +14,14 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
 
+import dev.triage.CallOutcome;
 import dev.triage.Refusal;
 import dev.triage.TransportFailure;
 import dev.triage.UpstreamException;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
 import dev.triage.UpstreamUnavailableException;
-import dev.triage.feign.CallRecord;
+import dev.triage.CallRecord;
 import dev.triage.feign.ManagedClients;
 import dev.triage.overload.Pause;
 import dev.triage.overload.RetryBudget;
@@ -430,7 +431,7 @@ public class Tour {
 					if (o.wire() != 0) {
 						problems.add("an open breaker let " + o.wire() + " request(s) through");
 					}
-					if (o.record() == null || !"fallback".equals(o.record().outcome())) {
+					if (o.record() == null || o.record().outcome() != CallOutcome.FALLBACK) {
 						problems.add("the fallback should have answered the short-circuited call");
 					}
 					return problems;
@@ -489,7 +490,7 @@ public class Tour {
 		String breaker = this.breakers.circuitBreaker(client).getState().name();
 		String failureClass = (record == null || record.code().equals("none")) ? "-"
 				: record.failureClass() + " " + record.code();
-		String fallback = (record != null && "fallback".equals(record.outcome()))
+		String fallback = (record != null && (record.outcome() == CallOutcome.FALLBACK))
 				? "yes: " + ((record.failure() instanceof UpstreamResponseException) ? "(null, response)"
 						: "(" + record.failure().getClass().getSimpleName() + ", null)")
 				: "no";

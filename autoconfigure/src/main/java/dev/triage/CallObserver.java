@@ -1,11 +1,11 @@
-package dev.triage.feign;
+package dev.triage;
 
-import dev.triage.PoisonRequestEvent;
-import dev.triage.Refusal;
 import dev.triage.policy.RetryDecision;
 
 /**
- * Told what happens inside managed calls; metrics and the call log implement it.
+ * Told what happens inside managed calls: Triage's meters and call log implement it, and so may an application
+ * (declare a bean; every observer is told, in order, and one that throws does not stop the others or the
+ * call). Called on the calling thread: keep it quick.
  */
 public interface CallObserver {
 

@@ -1,19 +1,19 @@
-package dev.triage.feign;
+package dev.triage;
 
 import java.time.Duration;
 
-import dev.triage.UpstreamException;
 import dev.triage.policy.RetryDecision;
 
 /**
- * What one call ended in, for metrics and the call log.
+ * What one managed call ended in, as a {@link CallObserver} is told: Triage's meters and call log are built
+ * on it, and applications may observe it too.
  *
  * @param client the client name
  * @param methodKey the Feign method key
  * @param requestLine the method and URL of the last attempt, query values masked; {@code null} on success or
  * when nothing was attempted
- * @param outcome {@code success}, {@code failure}, {@code fallback} or {@code short_circuited}
- * @param failureClass the class of the final failure, {@code none} on success
+ * @param outcome how the call ended
+ * @param failureClass the class of the final failure, {@link FailureClass#NONE} on success
  * @param code the status or transport failure key of the final failure, {@code none} on success
  * @param attempts the attempts that reached the wire
  * @param alert whether the final failure is alert-worthy
@@ -23,14 +23,14 @@ import dev.triage.policy.RetryDecision;
  * @param channel the channel of the last attempt, {@code primary} for the client's own URL; {@code null} for a
  * client without other channels
  */
-public record CallRecord(String client, String methodKey, String requestLine, String outcome, String failureClass,
+public record CallRecord(String client, String methodKey, String requestLine, CallOutcome outcome, FailureClass failureClass,
 		String code, int attempts, boolean alert, Duration elapsed, UpstreamException failure,
 		RetryDecision.Suppression retrySuppressed, String channel) {
 
 	/**
 	 * Create the record of a call of a client without other channels.
 	 */
-	public CallRecord(String client, String methodKey, String requestLine, String outcome, String failureClass,
+	public CallRecord(String client, String methodKey, String requestLine, CallOutcome outcome, FailureClass failureClass,
 			String code, int attempts, boolean alert, Duration elapsed, UpstreamException failure,
 			RetryDecision.Suppression retrySuppressed) {
 		this(client, methodKey, requestLine, outcome, failureClass, code, attempts, alert, elapsed, failure,
