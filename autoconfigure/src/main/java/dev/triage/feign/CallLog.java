@@ -11,7 +11,10 @@ import org.apache.commons.logging.LogFactory;
  * Writes one line per failed or degraded call: client, method key, request line (query values masked),
  * class, status or transport kind, attempts, whether a fallback answered, why a retry was suppressed (a
  * {@code Retry-After} above its maximum, a non-idempotent request, the deadline, an open breaker), total time.
- * Alert-worthy failures log at WARN, the rest at INFO. No header value is ever written.
+ * Alert-worthy failures log at WARN; the rest (a 404, a 429 the rule waited out, a client holding itself back)
+ * are expected in normal operation and log at DEBUG, so that a service answering many 404s does not pay for a
+ * log line each (and fill its logs); the meters count them all. The line is only built when it will be
+ * written. No header value is ever written.
  */
 public final class CallLog implements CallObserver {
 
@@ -29,7 +32,7 @@ public final class CallLog implements CallObserver {
 		if (call.outcome() == CallOutcome.SUCCESS) {
 			return;
 		}
-		if (!(call.alert() ? logger.isWarnEnabled() : logger.isInfoEnabled())) {
+		if (!(call.alert() ? logger.isWarnEnabled() : logger.isDebugEnabled())) {
 			return;
 		}
 		String line = "triage call client=" + call.client() + " method=" + call.methodKey() + " request=\""
@@ -43,7 +46,7 @@ public final class CallLog implements CallObserver {
 			logger.warn(line);
 		}
 		else {
-			logger.info(line);
+			logger.debug(line);
 		}
 	}
 

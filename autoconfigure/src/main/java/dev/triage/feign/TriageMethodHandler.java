@@ -15,6 +15,9 @@ import dev.triage.UpstreamTransportException;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.policy.Rule;
 import feign.InvocationHandlerFactory.MethodHandler;
+import dev.triage.channel.Channel;
+import dev.triage.channel.Channels;
+import dev.triage.policy.BreakerOutcome;
 import feign.RetryableException;
 
 /**
@@ -43,29 +46,67 @@ final class TriageMethodHandler implements MethodHandler {
 	public Object invoke(Object[] argv) throws Throwable {
 		CallContext call = CallContext.open(this.runtime, this.methodKey);
 		try {
-			Object result = this.delegate.invoke(argv);
+			UpstreamUnavailableException refused = refusedBeforeFeign();
+			if (refused != null) {
+				return failed(call, refused, refused, argv);
+			}
+			Object result;
+			try {
+				result = this.delegate.invoke(argv);
+			}
+			catch (RuntimeException thrown) {
+				return ended(call, thrown, argv);
+			}
 			report(call, CallOutcome.SUCCESS, null, null, false);
 			return result;
-		}
-		catch (RuntimeException thrown) {
-			UpstreamException typed = typed(thrown, call);
-			if (typed != null) {
-				return failed(call, typed, typed, argv);
-			}
-			UpstreamException answered = call.lastAnswer();
-			if (answered != null) {
-				// The user's own error decoder turned a real answer into an exception of its choice: the caller
-				// gets that exception, but metrics, log and fallback see what the upstream really said.
-				return failed(call, answered, thrown, argv);
-			}
-			// Not the upstream's doing as far as Triage can tell (encoding, decoding a 2xx body): still a call
-			// the caller saw fail, so it is counted, never as a success.
-			report(call, CallOutcome.FAILURE, thrown, null, true);
-			throw thrown;
 		}
 		finally {
 			call.close();
 		}
+	}
+
+	/**
+	 * The call threw: report it, and hand what actually happened to the fallback.
+	 */
+	private Object ended(CallContext call, RuntimeException thrown, Object[] argv) throws Throwable {
+		UpstreamException typed = typed(thrown, call);
+		if (typed != null) {
+			return failed(call, typed, typed, argv);
+		}
+		UpstreamException answered = call.lastAnswer();
+		if (answered != null) {
+			// The user's own error decoder turned a real answer into an exception of its choice: the caller gets
+			// that exception, but metrics, log and fallback see what the upstream really said.
+			return failed(call, answered, thrown, argv);
+		}
+		// Not the upstream's doing as far as Triage can tell (encoding, decoding a 2xx body): still a call the
+		// caller saw fail, so it is counted, never as a success.
+		report(call, CallOutcome.FAILURE, thrown, null, true);
+		throw thrown;
+	}
+
+	/**
+	 * While every channel's breaker is open, refuse at once, before Feign builds a request, an exception with a
+	 * stack trace and a retry sequence for it: refusing must stay cheap while an upstream is down. An open
+	 * breaker whose wait is over is asked for a permit (that is what moves it to half-open), and the permit is
+	 * given back: the attempt itself takes it again.
+	 */
+	private UpstreamUnavailableException refusedBeforeFeign() {
+		Channels channels = this.runtime.channels();
+		for (Channel channel : channels.all()) {
+			if (!channel.breaker().isOpen()) {
+				return null;
+			}
+		}
+		for (Channel channel : channels.all()) {
+			if (channel.breaker().tryAcquire()) {
+				channel.breaker().record(BreakerOutcome.IGNORE, 0, null);
+				return null;
+			}
+		}
+		this.runtime.observer().onRefusal(this.runtime.name(), Refusal.BREAKER_OPEN);
+		return new UpstreamUnavailableException(this.runtime.name(), this.methodKey, Refusal.BREAKER_OPEN,
+				"circuit breaker of '" + this.runtime.name() + "' is " + channels.primary().breaker().state(), 0);
 	}
 
 	/**

@@ -44,7 +44,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(classes = { TestApplication.class, ChannelTests.Fallbacks.class },
 		webEnvironment = SpringBootTest.WebEnvironment.NONE,
-		properties = { "logging.level.dev.triage.calls=INFO", "triage.clients.inventory.deadline=3s",
+		properties = { "logging.level.dev.triage.calls=DEBUG", "triage.clients.inventory.deadline=3s",
 				"resilience4j.circuitbreaker.instances.inventory-backup.minimum-number-of-calls=7",
 				"resilience4j.circuitbreaker.instances.inventory-backup.sliding-window-size=50" })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_EACH_TEST_METHOD)

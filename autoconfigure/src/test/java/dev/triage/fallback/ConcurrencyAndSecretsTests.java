@@ -41,13 +41,13 @@ import org.springframework.context.annotation.Import;
  */
 @WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
-		properties = { "logging.level.dev.triage.calls=INFO", "resilience4j.circuitbreaker.instances.inventory.sliding-window-type=COUNT_BASED",
+		properties = { "logging.level.dev.triage.calls=DEBUG", "resilience4j.circuitbreaker.instances.inventory.sliding-window-type=COUNT_BASED",
 				"resilience4j.circuitbreaker.instances.inventory.sliding-window-size=20",
 				"resilience4j.circuitbreaker.instances.inventory.minimum-number-of-calls=20",
 				"resilience4j.circuitbreaker.instances.inventory.wait-duration-in-open-state=100ms",
 				"resilience4j.circuitbreaker.instances.inventory.permitted-number-of-calls-in-half-open-state=5",
 				"spring.cloud.openfeign.httpclient.max-connections-per-route=60",
-				"logging.level.dev.triage.calls=INFO" })
+				"logging.level.dev.triage.calls=DEBUG" })
 @Import(RecordingObserverConfiguration.class)
 @ExtendWith(OutputCaptureExtension.class)
 class ConcurrencyAndSecretsTests extends LoopbackUpstream {

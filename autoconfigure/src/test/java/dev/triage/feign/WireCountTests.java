@@ -33,7 +33,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
  */
 @WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
-		properties = { "logging.level.dev.triage.calls=INFO", "spring.cloud.openfeign.client.config.inventory.read-timeout=400",
+		properties = { "logging.level.dev.triage.calls=DEBUG", "spring.cloud.openfeign.client.config.inventory.read-timeout=400",
 				"spring.cloud.openfeign.client.config.inventory.connect-timeout=400",
 				"resilience4j.circuitbreaker.instances.inventory.minimum-number-of-calls=100000",
 				"resilience4j.circuitbreaker.instances.inventory.sliding-window-size=100000" })

@@ -33,7 +33,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * is one request; billing keeps the defaults.
  */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
-		properties = { "logging.level.dev.triage.calls=INFO", "triage.clients.inventory.policies.429.max-attempts=1",
+		properties = { "logging.level.dev.triage.calls=DEBUG", "triage.clients.inventory.policies.429.max-attempts=1",
 				"triage.clients.billing.policies.429.pause=false", "triage.clients.billing.policies.429.max-attempts=1" })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_EACH_TEST_METHOD)
 @ExtendWith(OutputCaptureExtension.class)

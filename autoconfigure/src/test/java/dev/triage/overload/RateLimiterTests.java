@@ -26,7 +26,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * refresh period is long, so each test sees exactly one period's permits.
  */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
-		properties = { "logging.level.dev.triage.calls=INFO", "resilience4j.ratelimiter.instances.inventory.limit-for-period=5",
+		properties = { "logging.level.dev.triage.calls=DEBUG", "resilience4j.ratelimiter.instances.inventory.limit-for-period=5",
 				"resilience4j.ratelimiter.instances.inventory.limit-refresh-period=1h",
 				"resilience4j.ratelimiter.instances.inventory.timeout-duration=0" })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_EACH_TEST_METHOD)

@@ -45,7 +45,7 @@ import org.springframework.test.annotation.DirtiesContext;
  */
 @SpringBootTest(classes = { TestApplication.class, PoisonTests.DeadLetter.class },
 		webEnvironment = SpringBootTest.WebEnvironment.NONE,
-		properties = { "logging.level.dev.triage.calls=INFO", "triage.clients.inventory.poison.ttl=2s", "triage.clients.billing.poison.enabled=false",
+		properties = { "logging.level.dev.triage.calls=DEBUG", "triage.clients.inventory.poison.ttl=2s", "triage.clients.billing.poison.enabled=false",
 				"triage.throttle.enabled=false",
 				"resilience4j.circuitbreaker.configs.default.sliding-window-size=100000",
 				"resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=100000" })

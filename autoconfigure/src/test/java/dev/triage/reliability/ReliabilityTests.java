@@ -30,7 +30,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
-		properties = { "logging.level.dev.triage.calls=INFO", "triage.clients.billing.deadline=3s",
+		properties = { "logging.level.dev.triage.calls=DEBUG", "triage.clients.billing.deadline=3s",
 				"spring.cloud.openfeign.client.config.billing.read-timeout=2000",
 				"spring.cloud.openfeign.client.config.inventory.read-timeout=500",
 				"spring.cloud.openfeign.client.config.inventory.connect-timeout=500",
