@@ -1,0 +1,147 @@
+package dev.triage.bench;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import dev.triage.CallObserver;
+import dev.triage.OriginalResponse;
+import dev.triage.breaker.Resilience4jUpstreamBreaker;
+import dev.triage.breaker.UpstreamBreaker;
+import dev.triage.channel.Channel;
+import dev.triage.channel.Channels;
+import dev.triage.feign.CallLog;
+import dev.triage.feign.ClientRuntime;
+import dev.triage.feign.CompositeCallObserver;
+import dev.triage.feign.TriageCapability;
+import dev.triage.feign.TriageErrorDecoder;
+import dev.triage.feign.TriageRetryer;
+import dev.triage.metrics.TriageMetrics;
+import dev.triage.overload.AdaptiveThrottle;
+import dev.triage.overload.Overload;
+import dev.triage.overload.RateLimit;
+import dev.triage.overload.RetryBudget;
+import dev.triage.poison.PoisonTracker;
+import dev.triage.policy.ErrorTypeExtractor;
+import dev.triage.policy.PolicyKey;
+import dev.triage.policy.PolicyTable;
+import dev.triage.policy.RetryPlanner;
+import dev.triage.policy.RuleField;
+import dev.triage.policy.RuleOverride;
+import feign.Client;
+import feign.Feign;
+import feign.Request;
+import feign.RequestLine;
+import feign.Response;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/**
+ * The in-memory set-up shared by the benchmarks: a Feign client on an in-memory {@link Client} that answers with
+ * a fixed status and body, once plain, once managed by Triage the way the auto-configuration wires it
+ * (capability, error decoder, retryer, meters on a registry, the call log).
+ */
+final class Fixtures {
+
+	static final byte[] JSON_404 = "{\"error\":{\"type\":\"not_found\",\"message\":\"no such item\"}}"
+		.getBytes(StandardCharsets.UTF_8);
+
+	private Fixtures() {
+	}
+
+	/**
+	 * The API the benchmarks call.
+	 */
+	interface Api {
+
+		@RequestLine("GET /items/42")
+		String item();
+
+	}
+
+	static {
+		// The call log writes alert-worthy failures (a 503) at WARN: measured here is the decision, not the
+		// logging backend, so the logger is off. A 404 logs at DEBUG, off by default anyway.
+		Logger.getLogger("dev.triage.calls").setLevel(Level.OFF);
+	}
+
+	static Client answering(int status, byte[] body) {
+		Map<String, Collection<String>> headers = Map.of("Content-Type", List.of("application/json"));
+		return (request, options) -> Response.builder()
+			.status(status)
+			.reason("bench")
+			.headers(headers)
+			.body(body)
+			.request(request)
+			.build();
+	}
+
+	static Api plain(Client client) {
+		return Feign.builder().client(client).target(Api.class, "http://in.memory");
+	}
+
+	static Api triage(Client client, ClientRuntime runtime) {
+		return Feign.builder()
+			.client(client)
+			.addCapability(new TriageCapability(runtime))
+			.errorDecoder(new TriageErrorDecoder(runtime))
+			.retryer(new TriageRetryer(runtime))
+			.target(Api.class, "http://in.memory");
+	}
+
+	/**
+	 * A client runtime with the defaults, except: one attempt for a 503 (so one failed attempt is measured),
+	 * a breaker that never opens unless told to, and throttling off (a 100% failure loop would otherwise be
+	 * throttled, which is another benchmark).
+	 */
+	static ClientRuntime runtime(CircuitBreaker circuitBreaker) {
+		return runtime(circuitBreaker, PolicyTable.builder()
+			.client(PolicyKey.status(503), RuleOverride.builder().set(RuleField.MAX_ATTEMPTS, 1).build())
+			.build());
+	}
+
+	/**
+	 * A client runtime with a given table, a breaker, and throttling off.
+	 */
+	static ClientRuntime runtime(CircuitBreaker circuitBreaker, PolicyTable table) {
+		SimpleMeterRegistry registry = new SimpleMeterRegistry();
+		TriageMetrics metrics = new TriageMetrics();
+		metrics.bindTo(registry);
+		CallObserver observer = new CompositeCallObserver(List.of(new CallLog(), metrics));
+		Clock clock = Clock.systemUTC();
+		Overload overload = Overload.of(RetryBudget.Settings.DEFAULTS,
+				new AdaptiveThrottle.Settings(false, 2, Duration.ofMinutes(2), 20, 0.9), RateLimit.NONE, clock);
+		UpstreamBreaker breaker = new Resilience4jUpstreamBreaker(circuitBreaker);
+		return new ClientRuntime("bench", table, new RetryPlanner(() -> ThreadLocalRandom.current().nextDouble()),
+				new ErrorTypeExtractor(List.of("/error/type", "/type", "/error/code", "/code"), "bench"), 64 * 1024,
+				Set.of("authorization", "cookie", "set-cookie"), null, null, breaker, null, observer, clock, overload,
+				new Channels(List.of(new Channel(OriginalResponse.PRIMARY, null, breaker, overload.pause()))),
+				new PoisonTracker(PoisonTracker.Settings.DEFAULTS, System::nanoTime, (event) -> {
+				}));
+	}
+
+	/**
+	 * A breaker that records every call but never opens: a time-based window's minimum number of calls is not
+	 * capped by its size (a count-based one's is).
+	 */
+	static CircuitBreaker neverOpening() {
+		return CircuitBreaker.of("bench", CircuitBreakerConfig.custom()
+			.slidingWindowType(CircuitBreakerConfig.SlidingWindowType.TIME_BASED)
+			.slidingWindowSize(10)
+			.minimumNumberOfCalls(Integer.MAX_VALUE)
+			.build());
+	}
+
+	static Request.Options options() {
+		return new Request.Options();
+	}
+
+}
