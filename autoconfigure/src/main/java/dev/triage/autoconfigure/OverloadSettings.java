@@ -20,12 +20,10 @@ final class OverloadSettings {
 	}
 
 	static RetryBudget.Settings budget(TriageProperties properties, String clientName) {
-		TriageProperties.RetryBudget global = properties.getRetryBudget();
-		TriageProperties.Client client = (clientName != null) ? properties.getClients().get(clientName) : null;
-		TriageProperties.RetryBudget own = (client != null) ? client.getRetryBudget() : null;
-		String prefix = (own != null) ? "triage.clients." + clientName + ".retry-budget" : "triage.retry-budget";
+		Layers<TriageProperties.RetryBudget> layers = Layers.of(properties, clientName, "retry-budget",
+				TriageProperties::getRetryBudget, TriageProperties.Client::getRetryBudget);
+		String prefix = layers.prefix();
 		RetryBudget.Settings defaults = RetryBudget.Settings.DEFAULTS;
-		Layers<TriageProperties.RetryBudget> layers = new Layers<>(own, global);
 		double ratio = layers.pick(TriageProperties.RetryBudget::getRatio, defaults.ratio());
 		double reserve = layers.pick(TriageProperties.RetryBudget::getMinRetriesPerSecond, defaults.minRetriesPerSecond());
 		Duration window = layers.pick(TriageProperties.RetryBudget::getWindow, defaults.window());
@@ -37,12 +35,10 @@ final class OverloadSettings {
 	}
 
 	static AdaptiveThrottle.Settings throttle(TriageProperties properties, String clientName) {
-		TriageProperties.Throttle global = properties.getThrottle();
-		TriageProperties.Client client = (clientName != null) ? properties.getClients().get(clientName) : null;
-		TriageProperties.Throttle own = (client != null) ? client.getThrottle() : null;
-		String prefix = (own != null) ? "triage.clients." + clientName + ".throttle" : "triage.throttle";
+		Layers<TriageProperties.Throttle> layers = Layers.of(properties, clientName, "throttle",
+				TriageProperties::getThrottle, TriageProperties.Client::getThrottle);
+		String prefix = layers.prefix();
 		AdaptiveThrottle.Settings defaults = AdaptiveThrottle.Settings.DEFAULTS;
-		Layers<TriageProperties.Throttle> layers = new Layers<>(own, global);
 		double k = layers.pick(TriageProperties.Throttle::getK, defaults.k());
 		Duration window = layers.pick(TriageProperties.Throttle::getWindow, defaults.window());
 		long minRequests = layers.pick(TriageProperties.Throttle::getMinRequests, defaults.minRequests());
@@ -57,12 +53,10 @@ final class OverloadSettings {
 	}
 
 	static PoisonTracker.Settings poison(TriageProperties properties, String clientName) {
-		TriageProperties.Poison global = properties.getPoison();
-		TriageProperties.Client client = (clientName != null) ? properties.getClients().get(clientName) : null;
-		TriageProperties.Poison own = (client != null) ? client.getPoison() : null;
-		String prefix = (own != null) ? "triage.clients." + clientName + ".poison" : "triage.poison";
+		Layers<TriageProperties.Poison> layers = Layers.of(properties, clientName, "poison",
+				TriageProperties::getPoison, TriageProperties.Client::getPoison);
+		String prefix = layers.prefix();
 		PoisonTracker.Settings defaults = PoisonTracker.Settings.DEFAULTS;
-		Layers<TriageProperties.Poison> layers = new Layers<>(own, global);
 		List<Integer> statuses = layers.pick(TriageProperties.Poison::getStatuses, List.copyOf(defaults.statuses()));
 		int threshold = layers.pick(TriageProperties.Poison::getThreshold, defaults.threshold());
 		Duration ttl = layers.pick(TriageProperties.Poison::getTtl, defaults.ttl());
@@ -90,8 +84,20 @@ final class OverloadSettings {
 
 	/**
 	 * A client's settings over the global ones: the first layer that sets a field wins.
+	 *
+	 * @param client the client's settings, {@code null} when the client has none
+	 * @param global the global settings
+	 * @param prefix the property prefix bad values are reported under
 	 */
-	private record Layers<T>(T client, T global) {
+	private record Layers<T>(T client, T global, String prefix) {
+
+		static <T> Layers<T> of(TriageProperties properties, String clientName, String key,
+				Function<TriageProperties, T> global, Function<TriageProperties.Client, T> own) {
+			TriageProperties.Client client = (clientName != null) ? properties.getClients().get(clientName) : null;
+			T clientSettings = (client != null) ? own.apply(client) : null;
+			String prefix = (clientSettings != null) ? "triage.clients." + clientName + "." + key : "triage." + key;
+			return new Layers<>(clientSettings, global.apply(properties), prefix);
+		}
 
 		<V> V pick(Function<T, V> field, V fallback) {
 			V value = (this.client != null) ? field.apply(this.client) : null;

@@ -15,6 +15,7 @@ import dev.triage.TriageFallback;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
 import dev.triage.support.BillingClient;
+import dev.triage.support.DegradedBilling;
 import dev.triage.support.LoopbackUpstream;
 import dev.triage.support.RecordingObserver;
 import dev.triage.support.RecordingObserverConfiguration;
@@ -99,19 +100,7 @@ class UsersOwnRetryerTests extends LoopbackUpstream {
 		TriageFallback<BillingClient> billingFallback() {
 			return (exception, response) -> {
 				this.responses.add(response);
-				return new BillingClient() {
-
-					@Override
-					public String invoices() {
-						return "degraded";
-					}
-
-					@Override
-					public String invoice(String id) {
-						return "degraded";
-					}
-
-				};
+				return new DegradedBilling();
 			};
 		}
 

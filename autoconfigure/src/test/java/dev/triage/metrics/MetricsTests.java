@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.triage.TriageFallback;
 import dev.triage.support.BillingClient;
+import dev.triage.support.DegradedBilling;
 import dev.triage.support.TestApplication;
 import dev.triage.support.LoopbackUpstream;
 import dev.triage.support.WithoutProtection;
@@ -184,19 +185,7 @@ class MetricsTests extends LoopbackUpstream {
 
 		@Bean
 		TriageFallback<BillingClient> billingFallback() {
-			return (exception, response) -> new BillingClient() {
-
-				@Override
-				public String invoices() {
-					return "degraded";
-				}
-
-				@Override
-				public String invoice(String id) {
-					return "degraded";
-				}
-
-			};
+			return (exception, response) -> new DegradedBilling();
 		}
 
 	}
