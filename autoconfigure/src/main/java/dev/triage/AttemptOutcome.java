@@ -30,7 +30,22 @@ public record AttemptOutcome(String client, int status, TransportFailure failure
 	 * @return the code
 	 */
 	public String code() {
-		return (this.failure != null) ? this.failure.key() : Integer.toString(this.status);
+		if (this.failure != null) {
+			return this.failure.key();
+		}
+		return (this.status >= 0 && this.status < STATUS_TEXT.length) ? STATUS_TEXT[this.status]
+				: Integer.toString(this.status);
+	}
+
+	/** Status codes as text, made once: the code tag of every attempt. */
+	private static final String[] STATUS_TEXT = statusTexts();
+
+	private static String[] statusTexts() {
+		String[] texts = new String[1000];
+		for (int i = 0; i < texts.length; i++) {
+			texts[i] = Integer.toString(i);
+		}
+		return texts;
 	}
 
 }

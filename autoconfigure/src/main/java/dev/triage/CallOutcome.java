@@ -24,7 +24,17 @@ public enum CallOutcome {
 	 * @return the lower-case name
 	 */
 	public String tag() {
-		return name().toLowerCase(Locale.ROOT);
+		return TAGS[ordinal()];
+	}
+
+	private static final String[] TAGS = tags();
+
+	private static String[] tags() {
+		String[] tags = new String[values().length];
+		for (int i = 0; i < tags.length; i++) {
+			tags[i] = values()[i].name().toLowerCase(Locale.ROOT);
+		}
+		return tags;
 	}
 
 }

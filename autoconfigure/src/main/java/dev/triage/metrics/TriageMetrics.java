@@ -1,6 +1,5 @@
 package dev.triage.metrics;
 
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -67,18 +66,21 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 		if (registry == null) {
 			return;
 		}
-		String breaker = (attempt.rule() != null) ? attempt.rule().breaker().name().toLowerCase(Locale.ROOT)
-				: "success";
+		String breaker = (attempt.rule() != null) ? attempt.rule().breaker().tag() : "success";
 		AttemptKey key = new AttemptKey(attempt.client(), attempt.failureClass().tag(), attempt.code(), breaker,
 				attempt.channel());
-		this.attempts.computeIfAbsent(key, (k) -> Counter.builder("triage.attempts")
-			.description("Attempts of Triage-managed Feign calls by outcome: raw upstream health")
-			.tag("client", k.client())
-			.tag("class", k.failureClass())
-			.tag("code", k.code())
-			.tag("breaker", k.breaker())
-			.tag("channel", k.channel())
-			.register(registry)).increment();
+		Counter counter = this.attempts.get(key);
+		if (counter == null) {
+			counter = this.attempts.computeIfAbsent(key, (k) -> Counter.builder("triage.attempts")
+				.description("Attempts of Triage-managed Feign calls by outcome: raw upstream health")
+				.tag("client", k.client())
+				.tag("class", k.failureClass())
+				.tag("code", k.code())
+				.tag("breaker", k.breaker())
+				.tag("channel", k.channel())
+				.register(registry));
+		}
+		counter.increment();
 		Timer timer = this.latency.get(attempt.client());
 		if (timer == null) {
 			timer = this.latency.computeIfAbsent(attempt.client(), (client) -> Timer.builder("triage.attempt.latency")
@@ -143,17 +145,20 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 			return;
 		}
 		CallKey key = new CallKey(call.client(), call.methodKey(), call.outcome().tag(), call.failureClass().tag(),
-				call.code(),
-				call.alert());
-		this.calls.computeIfAbsent(key, (k) -> Timer.builder("triage.calls")
-			.description("Triage-managed Feign calls by final outcome: what the caller felt")
-			.tag("client", k.client())
-			.tag("method", k.method())
-			.tag("outcome", k.outcome())
-			.tag("class", k.failureClass())
-			.tag("code", k.code())
-			.tag("alert", Boolean.toString(k.alert()))
-			.register(registry)).record(call.elapsed().toNanos(), TimeUnit.NANOSECONDS);
+				call.code(), call.alert());
+		Timer timer = this.calls.get(key);
+		if (timer == null) {
+			timer = this.calls.computeIfAbsent(key, (k) -> Timer.builder("triage.calls")
+				.description("Triage-managed Feign calls by final outcome: what the caller felt")
+				.tag("client", k.client())
+				.tag("method", k.method())
+				.tag("outcome", k.outcome())
+				.tag("class", k.failureClass())
+				.tag("code", k.code())
+				.tag("alert", Boolean.toString(k.alert()))
+				.register(registry));
+		}
+		timer.record(call.elapsed().toNanos(), TimeUnit.NANOSECONDS);
 	}
 
 	private record AttemptKey(String client, String failureClass, String code, String breaker, String channel) {

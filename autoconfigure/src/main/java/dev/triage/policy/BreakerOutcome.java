@@ -12,6 +12,16 @@ public enum BreakerOutcome {
 	SUCCESS,
 
 	/** Not the upstream's doing (a 429, our own pool): not counted either way. */
-	IGNORE
+	IGNORE;
+
+	private final String tag = name().toLowerCase(java.util.Locale.ROOT);
+
+	/**
+	 * Return the tag value, e.g. {@code failure}.
+	 * @return the lower-case name
+	 */
+	public String tag() {
+		return this.tag;
+	}
 
 }
