@@ -19,22 +19,14 @@ public enum CallOutcome {
 	/** Triage refused the call before the wire (and no fallback answered, or it did: see the record). */
 	SHORT_CIRCUITED;
 
+	private final String tag = name().toLowerCase(Locale.ROOT);
+
 	/**
 	 * Return the tag value, e.g. {@code short_circuited}.
 	 * @return the lower-case name
 	 */
 	public String tag() {
-		return TAGS[ordinal()];
-	}
-
-	private static final String[] TAGS = tags();
-
-	private static String[] tags() {
-		String[] tags = new String[values().length];
-		for (int i = 0; i < tags.length; i++) {
-			tags[i] = values()[i].name().toLowerCase(Locale.ROOT);
-		}
-		return tags;
+		return this.tag;
 	}
 
 }

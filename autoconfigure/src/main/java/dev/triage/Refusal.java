@@ -24,22 +24,14 @@ public enum Refusal {
 	/** The same request kept failing while the upstream answered others: it is a poison request. */
 	POISON;
 
+	private final String tag = name().toLowerCase(Locale.ROOT);
+
 	/**
 	 * Return the tag value used in metrics and logs, e.g. {@code breaker_open}.
 	 * @return the lower-case name
 	 */
 	public String tag() {
-		return TAGS[ordinal()];
-	}
-
-	private static final String[] TAGS = tags();
-
-	private static String[] tags() {
-		String[] tags = new String[values().length];
-		for (int i = 0; i < tags.length; i++) {
-			tags[i] = values()[i].name().toLowerCase(Locale.ROOT);
-		}
-		return tags;
+		return this.tag;
 	}
 
 }

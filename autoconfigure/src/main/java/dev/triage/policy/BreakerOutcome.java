@@ -1,5 +1,7 @@
 package dev.triage.policy;
 
+import java.util.Locale;
+
 /**
  * How an attempt's outcome counts in the upstream's circuit breaker.
  */
@@ -14,7 +16,7 @@ public enum BreakerOutcome {
 	/** Not the upstream's doing (a 429, our own pool): not counted either way. */
 	IGNORE;
 
-	private final String tag = name().toLowerCase(java.util.Locale.ROOT);
+	private final String tag = name().toLowerCase(Locale.ROOT);
 
 	/**
 	 * Return the tag value, e.g. {@code failure}.

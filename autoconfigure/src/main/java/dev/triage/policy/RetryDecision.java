@@ -45,22 +45,14 @@ public record RetryDecision(boolean retry, Duration delay, Suppression suppresse
 		/** The request turned out to be poison. */
 		POISON;
 
+		private final String tag = name().toLowerCase(Locale.ROOT);
+
 		/**
 		 * Return the tag value, e.g. {@code retry_after_too_long}.
 		 * @return the lower-case name
 		 */
 		public String tag() {
-			return TAGS[ordinal()];
-		}
-
-		private static final String[] TAGS = tags();
-
-		private static String[] tags() {
-			String[] tags = new String[values().length];
-			for (int i = 0; i < tags.length; i++) {
-				tags[i] = values()[i].name().toLowerCase(Locale.ROOT);
-			}
-			return tags;
+			return this.tag;
 		}
 
 	}
