@@ -155,8 +155,11 @@ final class TriageClient implements Client {
 		}
 		protect(rule, response, channel);
 		Response captured = response.toBuilder().body(body).build();
+		// Built once, when first asked (the breaker, for a failure; the error decoder; the method handler), with
+		// the call's elapsed time then: it is the OriginalResponse callers and fallbacks get.
 		Supplier<UpstreamException> answer = once(() -> new UpstreamResponseException(ResponseCapture.toOriginal(
-				this.runtime, methodKey, captured, body, attempt, Duration.ofNanos(duration), channel.name())));
+				this.runtime, methodKey, captured, body, attempt,
+				Duration.ofNanos((call != null) ? call.elapsedNanos() : duration), channel.name())));
 		record(breaker, rule.breaker(), duration, answer);
 		if (call != null) {
 			call.answered(answer, rule);

@@ -3,6 +3,7 @@ package dev.triage.feign;
 import java.time.Duration;
 
 import dev.triage.OriginalResponse;
+import dev.triage.UpstreamException;
 import dev.triage.UpstreamResponseException;
 import dev.triage.policy.Rule;
 import feign.Response;
@@ -30,12 +31,14 @@ public final class TriageErrorDecoder implements ErrorDecoder {
 	public Exception decode(String methodKey, Response response) {
 		CallContext call = CallContext.current(this.runtime);
 		CapturedBody body = ResponseCapture.capture(response, this.runtime);
-		int attempts = (call != null) ? call.attempts() : 1;
-		Duration elapsed = (call != null) ? Duration.ofNanos(call.elapsedNanos()) : Duration.ZERO;
-		OriginalResponse original = ResponseCapture.toOriginal(this.runtime, methodKey, response, body, attempts,
-				elapsed, (call != null) ? call.lastChannel() : OriginalResponse.PRIMARY);
 		Rule rule = this.runtime.policy().forStatus(response.status(), body.errorType());
-		UpstreamResponseException failure = new UpstreamResponseException(original);
+		UpstreamResponseException failure = answered(call, response);
+		if (failure == null) {
+			int attempts = (call != null) ? call.attempts() : 1;
+			Duration elapsed = (call != null) ? Duration.ofNanos(call.elapsedNanos()) : Duration.ZERO;
+			failure = new UpstreamResponseException(ResponseCapture.toOriginal(this.runtime, methodKey, response, body,
+					attempts, elapsed, (call != null) ? call.lastChannel() : OriginalResponse.PRIMARY));
+		}
 		if (call != null) {
 			call.failed(failure, rule);
 		}
@@ -43,6 +46,16 @@ public final class TriageErrorDecoder implements ErrorDecoder {
 			return failure;
 		}
 		return new TriageRetryableException(failure, rule, response.request());
+	}
+
+	/**
+	 * Return the outcome {@link TriageClient} already described for this attempt, so that the
+	 * {@code OriginalResponse} and its exception are built once per failed attempt.
+	 */
+	private static UpstreamResponseException answered(CallContext call, Response response) {
+		UpstreamException answer = (call != null) ? call.lastAnswer() : null;
+		return (answer instanceof UpstreamResponseException known && known.response().status() == response.status())
+				? known : null;
 	}
 
 }
