@@ -7,13 +7,27 @@ public class UpstreamResponseException extends UpstreamException {
 
 	private final OriginalResponse response;
 
+	private String message;
+
 	/**
 	 * Create an instance.
 	 * @param response what the upstream said on the final attempt
 	 */
 	public UpstreamResponseException(OriginalResponse response) {
-		super(message(response), response.client(), response.methodKey(), response.attempts(), null);
+		super(null, response.client(), response.methodKey(), response.attempts(), null);
 		this.response = response;
+	}
+
+	/**
+	 * Return the message, written when first asked for: a failed attempt that is retried is described by this
+	 * exception too, and nobody may ever read its message.
+	 */
+	@Override
+	public String getMessage() {
+		if (this.message == null) {
+			this.message = message(this.response);
+		}
+		return this.message;
 	}
 
 	private static String message(OriginalResponse response) {

@@ -1,7 +1,6 @@
 package dev.triage.feign;
 
 import java.util.List;
-import java.util.function.Consumer;
 
 import dev.triage.AttemptOutcome;
 import dev.triage.CallRecord;
@@ -19,50 +18,81 @@ public final class CompositeCallObserver implements CallObserver {
 
 	private static final Log logger = LogFactory.getLog(CompositeCallObserver.class);
 
-	private final List<CallObserver> observers;
+	private final CallObserver[] observers;
 
 	/**
 	 * Create a composite.
 	 * @param observers the observers, in order
 	 */
 	public CompositeCallObserver(List<CallObserver> observers) {
-		this.observers = List.copyOf(observers);
+		this.observers = observers.toArray(CallObserver[]::new);
 	}
+
+	// One loop per event rather than one shared loop taking a lambda: these run on every call, and a capturing
+	// lambda is an allocation each time.
 
 	@Override
 	public void onAttempt(AttemptOutcome attempt) {
-		each("an attempt", (observer) -> observer.onAttempt(attempt));
+		for (CallObserver observer : this.observers) {
+			try {
+				observer.onAttempt(attempt);
+			}
+			catch (RuntimeException ex) {
+				failed(observer, "an attempt", ex);
+			}
+		}
 	}
 
 	@Override
 	public void onRetryDecision(String client, RetryDecision decision) {
-		each("a retry decision", (observer) -> observer.onRetryDecision(client, decision));
+		for (CallObserver observer : this.observers) {
+			try {
+				observer.onRetryDecision(client, decision);
+			}
+			catch (RuntimeException ex) {
+				failed(observer, "a retry decision", ex);
+			}
+		}
 	}
 
 	@Override
 	public void onRefusal(String client, Refusal refusal) {
-		each("a refusal", (observer) -> observer.onRefusal(client, refusal));
+		for (CallObserver observer : this.observers) {
+			try {
+				observer.onRefusal(client, refusal);
+			}
+			catch (RuntimeException ex) {
+				failed(observer, "a refusal", ex);
+			}
+		}
 	}
 
 	@Override
 	public void onPoison(PoisonRequestEvent event) {
-		each("a poison request", (observer) -> observer.onPoison(event));
+		for (CallObserver observer : this.observers) {
+			try {
+				observer.onPoison(event);
+			}
+			catch (RuntimeException ex) {
+				failed(observer, "a poison request", ex);
+			}
+		}
 	}
 
 	@Override
 	public void onCall(CallRecord call) {
-		each("a call", (observer) -> observer.onCall(call));
-	}
-
-	private void each(String event, Consumer<CallObserver> action) {
 		for (CallObserver observer : this.observers) {
 			try {
-				action.accept(observer);
+				observer.onCall(call);
 			}
 			catch (RuntimeException ex) {
-				logger.warn("Triage observer " + observer + " failed on " + event, ex);
+				failed(observer, "a call", ex);
 			}
 		}
+	}
+
+	private static void failed(CallObserver observer, String event, RuntimeException ex) {
+		logger.warn("Triage observer " + observer + " failed on " + event, ex);
 	}
 
 }

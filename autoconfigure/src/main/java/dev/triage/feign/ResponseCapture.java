@@ -33,20 +33,34 @@ final class ResponseCapture {
 		if (body == null) {
 			return new CapturedBody(new byte[0], false, null);
 		}
-		byte[] buffer = new byte[Math.min(runtime.maxBodyBytes(), 8192)];
+		int cap = runtime.maxBodyBytes();
+		// Sized by the declared length when there is one (an error body is usually small), grown when more comes.
+		Integer declared = body.length();
+		byte[] buffer = new byte[(declared != null && declared >= 0) ? Math.min(declared, cap) : Math.min(cap, 1024)];
 		int read = 0;
 		boolean truncated = false;
 		try {
 			InputStream in = body.asInputStream();
-			while (read < runtime.maxBodyBytes()) {
-				buffer = grow(buffer, read, runtime.maxBodyBytes());
+			while (true) {
+				if (read == buffer.length) {
+					int next = in.read();
+					if (next == -1) {
+						break;
+					}
+					if (read >= cap) {
+						truncated = true;
+						break;
+					}
+					buffer = grow(buffer, cap);
+					buffer[read++] = (byte) next;
+					continue;
+				}
 				int n = in.read(buffer, read, buffer.length - read);
 				if (n == -1) {
 					break;
 				}
 				read += n;
 			}
-			truncated = read >= runtime.maxBodyBytes() && in.read() != -1;
 			if (truncated && HC5_PRESENT) {
 				Hc5.abort(in);
 			}
@@ -60,18 +74,15 @@ final class ResponseCapture {
 		finally {
 			Util.ensureClosed(body);
 		}
-		byte[] bytes = java.util.Arrays.copyOf(buffer, read);
+		byte[] bytes = (read == buffer.length) ? buffer : java.util.Arrays.copyOf(buffer, read);
 		return new CapturedBody(bytes, truncated, runtime.errorTypes().extract(bytes));
 	}
 
 	/**
-	 * Return the buffer, doubled (up to the cap) when it is full.
+	 * Return a full buffer doubled, up to the cap.
 	 */
-	private static byte[] grow(byte[] buffer, int used, int cap) {
-		if (used < buffer.length) {
-			return buffer;
-		}
-		return java.util.Arrays.copyOf(buffer, Math.min(cap, Math.max(16, buffer.length * 2)));
+	private static byte[] grow(byte[] buffer, int cap) {
+		return java.util.Arrays.copyOf(buffer, Math.min(cap, Math.max(1024, buffer.length * 2)));
 	}
 
 	static OriginalResponse toOriginal(ClientRuntime runtime, String methodKey, Response response,

@@ -105,6 +105,15 @@ public class CallBenchmark {
 		}
 	}
 
+	/**
+	 * The same refusal, sampled call by call for its percentiles.
+	 */
+	@Benchmark
+	@BenchmarkMode(Mode.SampleTime)
+	public Object openBreakerTriageSampled() {
+		return openBreakerTriage();
+	}
+
 	@Benchmark
 	public Object openBreakerResilience4jAlone() {
 		try {

@@ -49,9 +49,9 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
  * a fixed status and body, once plain, once managed by Triage the way the auto-configuration wires it
  * (capability, error decoder, retryer, meters on a registry, the call log).
  */
-final class Fixtures {
+public final class Fixtures {
 
-	static final byte[] JSON_404 = "{\"error\":{\"type\":\"not_found\",\"message\":\"no such item\"}}"
+	public static final byte[] JSON_404 = "{\"error\":{\"type\":\"not_found\",\"message\":\"no such item\"}}"
 		.getBytes(StandardCharsets.UTF_8);
 
 	private Fixtures() {
@@ -73,7 +73,7 @@ final class Fixtures {
 		Logger.getLogger("dev.triage.calls").setLevel(Level.OFF);
 	}
 
-	static Client answering(int status, byte[] body) {
+	public static Client answering(int status, byte[] body) {
 		Map<String, Collection<String>> headers = Map.of("Content-Type", List.of("application/json"));
 		return (request, options) -> Response.builder()
 			.status(status)
@@ -102,7 +102,7 @@ final class Fixtures {
 	 * a breaker that never opens unless told to, and throttling off (a 100% failure loop would otherwise be
 	 * throttled, which is another benchmark).
 	 */
-	static ClientRuntime runtime(CircuitBreaker circuitBreaker) {
+	public static ClientRuntime runtime(CircuitBreaker circuitBreaker) {
 		return runtime(circuitBreaker, PolicyTable.builder()
 			.client(PolicyKey.status(503), RuleOverride.builder().set(RuleField.MAX_ATTEMPTS, 1).build())
 			.build());
@@ -132,12 +132,16 @@ final class Fixtures {
 	 * A breaker that records every call but never opens: a time-based window's minimum number of calls is not
 	 * capped by its size (a count-based one's is).
 	 */
-	static CircuitBreaker neverOpening() {
-		return CircuitBreaker.of("bench", CircuitBreakerConfig.custom()
+	public static CircuitBreaker neverOpening() {
+		return CircuitBreaker.of("bench", neverOpeningConfig());
+	}
+
+	static CircuitBreakerConfig neverOpeningConfig() {
+		return CircuitBreakerConfig.custom()
 			.slidingWindowType(CircuitBreakerConfig.SlidingWindowType.TIME_BASED)
 			.slidingWindowSize(10)
 			.minimumNumberOfCalls(Integer.MAX_VALUE)
-			.build());
+			.build();
 	}
 
 	static Request.Options options() {

@@ -1,0 +1,501 @@
+package dev.triage.bench;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.UpstreamUnavailableException;
+import feign.Feign;
+import feign.RequestLine;
+import feign.Retryer;
+import feign.hc5.ApacheHttp5Client;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.timelimiter.TimeLimiterConfig;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.cloud.circuitbreaker.resilience4j.Resilience4JCircuitBreakerFactory;
+import org.springframework.cloud.circuitbreaker.resilience4j.Resilience4JConfigBuilder;
+import org.springframework.cloud.client.circuitbreaker.Customizer;
+import org.springframework.cloud.openfeign.EnableFeignClients;
+import org.springframework.cloud.openfeign.FeignClient;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.bind.annotation.GetMapping;
+
+/**
+ * The same calls over loopback, four ways: plain Feign on Apache HttpClient 5, Spring Cloud OpenFeign (on HC5,
+ * the baseline), Spring Cloud OpenFeign with Spring Cloud CircuitBreaker on Resilience4j (its shipped defaults,
+ * the breaker held closed for the 503), and Triage. Scenarios: a 200 decoded by Jackson, a 404 with a JSON error
+ * body, a 503 (one attempt), and a breaker forced open. Contenders run round-robin, their order rotated each
+ * round, so each round's ratios compare like with like; the table gives min / median / max of the ratios to
+ * Spring Cloud OpenFeign over the measured rounds.
+ */
+public final class LoopbackComparison {
+
+	// Overridable for a quick smoke run (-Dbench.rounds=1 -Dbench.warm-up-rounds=0 -Dbench.slice-millis=100);
+	// the committed table uses the defaults.
+	static final int WARM_UP_ROUNDS = Integer.getInteger("bench.warm-up-rounds", 2);
+
+	static final int ROUNDS = Integer.getInteger("bench.rounds", 7);
+
+	static final long SLICE_NANOS = Long.getLong("bench.slice-millis", 1000) * 1_000_000L;
+
+	static final byte[] ITEM = "{\"id\":42,\"name\":\"widget\"}".getBytes(StandardCharsets.UTF_8);
+
+	private LoopbackComparison() {
+	}
+
+	/**
+	 * What the upstream answers.
+	 */
+	enum Scenario {
+
+		OK_200("200 decoded by Jackson"), NOT_FOUND_404("404 with a JSON error body"), FAILED_503("503, one attempt"),
+		OPEN_BREAKER("breaker open (refused, nothing sent)");
+
+		final String label;
+
+		Scenario(String label) {
+			this.label = label;
+		}
+
+	}
+
+	/**
+	 * The body of a 200.
+	 */
+	public record Item(long id, String name) {
+	}
+
+	/**
+	 * The client as Spring Cloud OpenFeign sees it.
+	 */
+	@FeignClient(name = "bench", url = "${bench.url}")
+	public interface SpringClient {
+
+		@GetMapping("/ok")
+		Item ok();
+
+		@GetMapping("/missing")
+		Item missing();
+
+		@GetMapping("/down")
+		Item down();
+
+	}
+
+	/**
+	 * The client as plain Feign sees it.
+	 */
+	public interface PlainClient {
+
+		@RequestLine("GET /ok")
+		Item ok();
+
+		@RequestLine("GET /missing")
+		Item missing();
+
+		@RequestLine("GET /down")
+		Item down();
+
+	}
+
+	/**
+	 * One way of calling the upstream.
+	 */
+	interface Contender extends AutoCloseable {
+
+		String name();
+
+		/**
+		 * Make one call of a scenario; return normally whatever the call ended with, throw when it ended in a
+		 * way that scenario does not allow (then the figures would compare different things).
+		 */
+		void call(Scenario scenario);
+
+		/**
+		 * Whether this contender has a breaker to open.
+		 */
+		boolean hasBreaker();
+
+		void breakerOpen(boolean open);
+
+		@Override
+		default void close() {
+		}
+
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	@EnableFeignClients(clients = SpringClient.class)
+	static class BenchApp {
+
+	}
+
+	/**
+	 * Spring Cloud CircuitBreaker's defaults, except that the breaker never opens on its own: the 503 scenario
+	 * measures failed calls, not refusals.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class HeldClosed {
+
+		@Bean
+		Customizer<Resilience4JCircuitBreakerFactory> heldClosed() {
+			return (factory) -> factory.configureDefault((id) -> new Resilience4JConfigBuilder(id)
+				.circuitBreakerConfig(Fixtures.neverOpeningConfig())
+				.timeLimiterConfig(TimeLimiterConfig.ofDefaults())
+				.build());
+		}
+
+	}
+
+	/**
+	 * The table's rows (markdown), and Triage's median ratio to Spring Cloud OpenFeign per scenario at 1 and 2
+	 * threads.
+	 */
+	record Comparison(List<String> table, Map<Scenario, double[]> triageMedians) {
+	}
+
+	public static void main(String[] args) throws Exception {
+		for (String line : run().table()) {
+			System.out.println(line);
+		}
+	}
+
+	/**
+	 * Run the comparison.
+	 */
+	static Comparison run() throws Exception {
+		LoopbackUpstream upstream = upstream();
+		String url = upstream.url();
+		ExecutorService callers = Executors.newFixedThreadPool(2);
+		List<Contender> contenders = new ArrayList<>();
+		try {
+			contenders.add(plain(url));
+			contenders.add(spring("Spring Cloud OpenFeign", url, false, false));
+			contenders.add(spring("SC OpenFeign + SC CircuitBreaker (Resilience4j)", url, false, true));
+			contenders.add(spring("Triage", url, true, false));
+			Map<Scenario, List<double[]>> ratiosOne = new EnumMap<>(Scenario.class);
+			Map<Scenario, List<double[]>> ratiosTwo = new EnumMap<>(Scenario.class);
+			Map<Scenario, double[]> wirePerCall = new EnumMap<>(Scenario.class);
+			Map<Scenario, List<Double>> baselineMicros = new EnumMap<>(Scenario.class);
+			List<double[]> failedMicros = new ArrayList<>();
+			for (int round = 0; round < WARM_UP_ROUNDS + ROUNDS; round++) {
+				boolean measured = round >= WARM_UP_ROUNDS;
+				for (Scenario scenario : Scenario.values()) {
+					for (int threads = 1; threads <= 2; threads++) {
+						double[] nanos = new double[contenders.size()];
+						for (int k = 0; k < contenders.size(); k++) {
+							int index = (k + round) % contenders.size();
+							Contender contender = contenders.get(index);
+							if (scenario == Scenario.OPEN_BREAKER && !contender.hasBreaker()) {
+								nanos[index] = Double.NaN;
+								wirePerCall.computeIfAbsent(scenario, (s) -> new double[contenders.size()])[index] = Double.NaN;
+								continue;
+							}
+							if (scenario == Scenario.OPEN_BREAKER) {
+								contender.breakerOpen(true);
+							}
+							long wireBefore = upstream.requests();
+							long[] counted = slice(callers, contender, scenario, threads);
+							if (scenario == Scenario.OPEN_BREAKER) {
+								contender.breakerOpen(false);
+							}
+							nanos[index] = (double) counted[1] / counted[0];
+							if (measured) {
+								wirePerCall.computeIfAbsent(scenario, (s) -> new double[contenders.size()])[index] =
+										(double) (upstream.requests() - wireBefore) / counted[0];
+							}
+						}
+						if (measured) {
+							int base = (scenario == Scenario.OPEN_BREAKER) ? 2 : 1;
+							double[] ratios = new double[contenders.size()];
+							for (int i = 0; i < ratios.length; i++) {
+								ratios[i] = nanos[i] / nanos[base];
+							}
+							((threads == 1) ? ratiosOne : ratiosTwo).computeIfAbsent(scenario, (s) -> new ArrayList<>())
+								.add(ratios);
+							if (threads == 1 && scenario == Scenario.FAILED_503) {
+								failedMicros.add(Arrays.stream(nanos).map((n) -> n / 1000).toArray());
+							}
+							if (threads == 1) {
+								baselineMicros.computeIfAbsent(scenario, (s) -> new ArrayList<>()).add(nanos[base] / 1000);
+							}
+						}
+					}
+				}
+				System.out.println("loopback comparison: round " + (round + 1) + " of " + (WARM_UP_ROUNDS + ROUNDS)
+						+ (measured ? "" : " (warm-up)"));
+			}
+			Map<Scenario, double[]> triageMedians = new EnumMap<>(Scenario.class);
+			int triage = contenders.size() - 1;
+			for (Scenario scenario : Scenario.values()) {
+				triageMedians.put(scenario, new double[] {
+						median(ratiosOne.get(scenario).stream().mapToDouble((r) -> r[triage]).toArray()),
+						median(ratiosTwo.get(scenario).stream().mapToDouble((r) -> r[triage]).toArray()) });
+			}
+			return new Comparison(render(contenders, ratiosOne, ratiosTwo, wirePerCall, baselineMicros, failedMicros), triageMedians);
+		}
+		finally {
+			for (Contender contender : contenders) {
+				contender.close();
+			}
+			callers.shutdownNow();
+			upstream.close();
+		}
+	}
+
+	/**
+	 * Call for one slice of time on {@code threads} threads; return {calls, thread-nanoseconds}.
+	 */
+	private static long[] slice(ExecutorService callers, Contender contender, Scenario scenario, int threads)
+			throws Exception {
+		List<Future<long[]>> running = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			running.add(callers.submit(() -> {
+				long start = System.nanoTime();
+				long end = start + SLICE_NANOS;
+				long calls = 0;
+				long now;
+				do {
+					contender.call(scenario);
+					calls++;
+					now = System.nanoTime();
+				}
+				while (now < end);
+				return new long[] { calls, now - start };
+			}));
+		}
+		long calls = 0;
+		long nanos = 0;
+		for (Future<long[]> one : running) {
+			long[] counted = one.get();
+			calls += counted[0];
+			nanos += counted[1];
+		}
+		return new long[] { calls, nanos };
+	}
+
+	private static List<String> render(List<Contender> contenders, Map<Scenario, List<double[]>> one,
+			Map<Scenario, List<double[]>> two, Map<Scenario, double[]> wirePerCall,
+			Map<Scenario, List<Double>> baselineMicros, List<double[]> failedMicros) {
+		List<String> lines = new ArrayList<>();
+		StringBuilder head = new StringBuilder("| scenario | threads | baseline µs/call (median) ");
+		StringBuilder rule = new StringBuilder("|---|---|---");
+		for (Contender contender : contenders) {
+			head.append("| ").append(contender.name()).append(' ');
+			rule.append("|---");
+		}
+		lines.add(head.append('|').toString());
+		lines.add(rule.append('|').toString());
+		for (Scenario scenario : Scenario.values()) {
+			for (int threads = 1; threads <= 2; threads++) {
+				List<double[]> rounds = ((threads == 1) ? one : two).get(scenario);
+				StringBuilder row = new StringBuilder("| ").append(scenario.label).append(" | ").append(threads)
+					.append(" | ")
+					.append((threads == 1) ? String.format(Locale.ROOT, "%.1f", median(baselineMicros.get(scenario)
+						.stream().mapToDouble(Double::doubleValue).toArray())) : "")
+					.append(' ');
+				for (int i = 0; i < contenders.size(); i++) {
+					int index = i;
+					double[] ratios = rounds.stream().mapToDouble((r) -> r[index]).toArray();
+					row.append("| ").append(Double.isNaN(ratios[0]) ? "—" : String.format(Locale.ROOT,
+							"%.2f (%.2f–%.2f)", median(ratios), Arrays.stream(ratios).min().getAsDouble(),
+							Arrays.stream(ratios).max().getAsDouble())).append(' ');
+				}
+				lines.add(row.append('|').toString());
+			}
+		}
+		StringBuilder failed = new StringBuilder("| µs per call, median: ").append(Scenario.FAILED_503.label)
+			.append(" | 1 | ");
+		for (int i = 0; i < contenders.size(); i++) {
+			int index = i;
+			failed.append(String.format(Locale.ROOT, "| %.0f ", median(failedMicros.stream().mapToDouble((r) -> r[index])
+				.toArray())));
+		}
+		lines.add(failed.append('|').toString());
+		for (Scenario scenario : List.of(Scenario.FAILED_503, Scenario.OPEN_BREAKER)) {
+			StringBuilder wire = new StringBuilder("| requests on the wire per call: ").append(scenario.label)
+				.append(" | | ");
+			double[] perCall = wirePerCall.get(scenario);
+			for (int i = 0; i < contenders.size(); i++) {
+				wire.append("| ").append(Double.isNaN(perCall[i]) ? "—" : String.format(Locale.ROOT, "%.2f", perCall[i]))
+					.append(' ');
+			}
+			lines.add(wire.append('|').toString());
+		}
+		return lines;
+	}
+
+	static double median(double[] values) {
+		double[] sorted = values.clone();
+		Arrays.sort(sorted);
+		int middle = sorted.length / 2;
+		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+	}
+
+	private static LoopbackUpstream upstream() throws IOException {
+		LoopbackUpstream.Answer ok = new LoopbackUpstream.Answer(200, null, ITEM);
+		LoopbackUpstream.Answer notFound = new LoopbackUpstream.Answer(404, null, Fixtures.JSON_404);
+		LoopbackUpstream.Answer down = new LoopbackUpstream.Answer(503, null,
+				"{\"error\":{\"type\":\"unavailable\",\"message\":\"try later\"}}".getBytes(StandardCharsets.UTF_8));
+		return new LoopbackUpstream((path) -> switch (path) {
+			case "/ok" -> ok;
+			case "/missing" -> notFound;
+			default -> down;
+		});
+	}
+
+	/**
+	 * Plain Feign on Apache HttpClient 5, Jackson for the body, no retries (Feign's default retryer would sleep
+	 * and retry every 503 five times).
+	 */
+	private static Contender plain(String url) {
+		ObjectMapper mapper = new ObjectMapper();
+		PlainClient client = Feign.builder()
+			.client(new ApacheHttp5Client())
+			.decoder((response, type) -> mapper.readValue(response.body().asInputStream(), mapper.constructType(type)))
+			.retryer(Retryer.NEVER_RETRY)
+			.target(PlainClient.class, url);
+		return new Contender() {
+
+			@Override
+			public String name() {
+				return "plain Feign + HC5";
+			}
+
+			@Override
+			public void call(Scenario scenario) {
+				expect(scenario, () -> switch (scenario) {
+					case OK_200, OPEN_BREAKER -> client.ok();
+					case NOT_FOUND_404 -> client.missing();
+					case FAILED_503 -> client.down();
+				}, feign.FeignException.class);
+			}
+
+			@Override
+			public boolean hasBreaker() {
+				return false;
+			}
+
+			@Override
+			public void breakerOpen(boolean open) {
+				throw new UnsupportedOperationException();
+			}
+
+		};
+	}
+
+	/**
+	 * A Spring Boot application (no web server) with the client, with or without Triage, with or without Spring
+	 * Cloud CircuitBreaker.
+	 */
+	private static Contender spring(String name, String url, boolean triage, boolean springBreaker) {
+		List<Class<?>> sources = new ArrayList<>(List.of(BenchApp.class));
+		if (springBreaker) {
+			sources.add(HeldClosed.class);
+		}
+		List<String> properties = new ArrayList<>(List.of("bench.url=" + url, "spring.main.banner-mode=off",
+				"spring.jmx.enabled=false", "logging.level.root=WARN", "triage.enabled=" + triage,
+				"spring.cloud.openfeign.circuitbreaker.enabled=" + springBreaker));
+		if (triage) {
+			// One attempt for the 503 like the others, the breaker held closed, and the protections that a
+			// 100% 503 loop would rightly trigger (throttling, poison detection) off: measured is the cost of
+			// a failed attempt, not of a refusal. The call log writes a WARN line per 503 (alert-worthy): off here,
+			// the console is not what is measured. A 404 logs at DEBUG: no line, as by default.
+			properties.addAll(List.of("triage.policies.503.max-attempts=1", "triage.throttle.enabled=false",
+					"triage.poison.enabled=false", "logging.level.dev.triage.calls=ERROR",
+					"resilience4j.circuitbreaker.instances.bench.sliding-window-type=TIME_BASED",
+					"resilience4j.circuitbreaker.instances.bench.minimum-number-of-calls=" + Integer.MAX_VALUE));
+		}
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(sources.toArray(Class<?>[]::new))
+			.web(WebApplicationType.NONE)
+			.properties(properties.toArray(String[]::new))
+			.run();
+		SpringClient client = context.getBean(SpringClient.class);
+		Class<? extends RuntimeException> failure = triage ? dev.triage.UpstreamException.class : RuntimeException.class;
+		return new Contender() {
+
+			@Override
+			public String name() {
+				return name;
+			}
+
+			@Override
+			public void call(Scenario scenario) {
+				expect(scenario, () -> switch (scenario) {
+					case OK_200, OPEN_BREAKER -> client.ok();
+					case NOT_FOUND_404 -> client.missing();
+					case FAILED_503 -> client.down();
+				}, failure);
+			}
+
+			@Override
+			public boolean hasBreaker() {
+				return triage || springBreaker;
+			}
+
+			@Override
+			public void breakerOpen(boolean open) {
+				for (CircuitBreaker breaker : breakers().getAllCircuitBreakers()) {
+					if (open) {
+						breaker.transitionToForcedOpenState();
+					}
+					else {
+						breaker.transitionToClosedState();
+					}
+				}
+			}
+
+			private CircuitBreakerRegistry breakers() {
+				return springBreaker ? context.getBean(Resilience4JCircuitBreakerFactory.class).getCircuitBreakerRegistry()
+						: context.getBean(CircuitBreakerRegistry.class);
+			}
+
+			@Override
+			public void close() {
+				context.close();
+			}
+
+		};
+	}
+
+	/**
+	 * Run one call and check it ended the way its scenario says: a 200 returns the item; the others throw the
+	 * contender's failure type (a refusal, for an open breaker).
+	 */
+	private static void expect(Scenario scenario, java.util.function.Supplier<Item> call,
+			Class<? extends RuntimeException> failure) {
+		try {
+			Item item = call.get();
+			if (scenario != Scenario.OK_200 || item.id() != 42) {
+				throw new IllegalStateException(scenario + " returned " + item);
+			}
+		}
+		catch (RuntimeException ex) {
+			if (scenario == Scenario.OK_200 || !failure.isInstance(ex)) {
+				throw new IllegalStateException(scenario + " failed unexpectedly", ex);
+			}
+			if (scenario == Scenario.OPEN_BREAKER && ex instanceof dev.triage.UpstreamException
+					&& !(ex instanceof UpstreamUnavailableException)) {
+				throw new IllegalStateException("Triage called an upstream whose breaker is open", ex);
+			}
+		}
+	}
+
+}

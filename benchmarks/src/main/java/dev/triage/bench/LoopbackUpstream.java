@@ -1,0 +1,130 @@
+package dev.triage.bench;
+
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * A minimal HTTP/1.1 upstream on loopback for the benchmarks: keep-alive, {@code TCP_NODELAY}, each answer
+ * written in one piece, a thread per connection. It costs little and the same for every contender, so what
+ * differs between them is the client side. (The JDK's HttpServer writes headers and body apart, and Nagle's
+ * algorithm with delayed ACKs then adds ~40 ms to a call.)
+ */
+final class LoopbackUpstream implements AutoCloseable {
+
+	/**
+	 * What the upstream answers to a path.
+	 */
+	record Answer(int status, String extraHeaders, byte[] body) {
+	}
+
+	private final ServerSocket socket;
+
+	private final ExecutorService threads = Executors.newCachedThreadPool((task) -> {
+		Thread thread = new Thread(task, "loopback-upstream");
+		thread.setDaemon(true);
+		return thread;
+	});
+
+	private final AtomicLong requests = new AtomicLong();
+
+	private final Function<String, Answer> answers;
+
+	LoopbackUpstream(Function<String, Answer> answers) throws IOException {
+		this.answers = answers;
+		this.socket = new ServerSocket(0, 100, InetAddress.getLoopbackAddress());
+		this.threads.execute(this::accept);
+	}
+
+	String url() {
+		return "http://127.0.0.1:" + this.socket.getLocalPort();
+	}
+
+	/**
+	 * Requests that reached this upstream.
+	 */
+	long requests() {
+		return this.requests.get();
+	}
+
+	private void accept() {
+		while (!this.socket.isClosed()) {
+			try {
+				Socket connection = this.socket.accept();
+				connection.setTcpNoDelay(true);
+				this.threads.execute(() -> serve(connection));
+			}
+			catch (IOException ex) {
+				return;
+			}
+		}
+	}
+
+	private void serve(Socket connection) {
+		try (connection; InputStream in = new BufferedInputStream(connection.getInputStream());
+				OutputStream out = connection.getOutputStream()) {
+			while (true) {
+				String requestLine = line(in);
+				if (requestLine == null || requestLine.isEmpty()) {
+					return;
+				}
+				long contentLength = 0;
+				for (String header = line(in); header != null && !header.isEmpty(); header = line(in)) {
+					if (header.regionMatches(true, 0, "Content-Length:", 0, 15)) {
+						contentLength = Long.parseLong(header.substring(15).trim());
+					}
+				}
+				in.skipNBytes(contentLength);
+				this.requests.incrementAndGet();
+				String path = requestLine.split(" ")[1];
+				Answer answer = this.answers.apply(path);
+				out.write(response(answer));
+				out.flush();
+			}
+		}
+		catch (IOException ex) {
+			// the client closed the connection
+		}
+	}
+
+	private static byte[] response(Answer answer) throws IOException {
+		ByteArrayOutputStream bytes = new ByteArrayOutputStream(256 + answer.body().length);
+		String head = String.format(Locale.ROOT,
+				"HTTP/1.1 %d X\r\nContent-Type: application/json\r\nContent-Length: %d\r\n%s\r\n", answer.status(),
+				answer.body().length, (answer.extraHeaders() != null) ? answer.extraHeaders() : "");
+		bytes.write(head.getBytes(StandardCharsets.ISO_8859_1));
+		bytes.write(answer.body());
+		return bytes.toByteArray();
+	}
+
+	private static String line(InputStream in) throws IOException {
+		StringBuilder line = new StringBuilder();
+		int c;
+		while ((c = in.read()) != -1) {
+			if (c == '\n') {
+				int end = line.length();
+				return (end > 0 && line.charAt(end - 1) == '\r') ? line.substring(0, end - 1) : line.toString();
+			}
+			line.append((char) c);
+		}
+		return (line.length() == 0) ? null : line.toString();
+	}
+
+	@Override
+	public void close() throws IOException {
+		this.socket.close();
+		this.threads.shutdownNow();
+	}
+
+}
