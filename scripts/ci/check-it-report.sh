@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Fails unless the Testcontainers ITs really ran: at least one test, none skipped, none failed.
+# Fails unless the Testcontainers ITs really ran on each Boot line built: at least one test, none skipped, none
+# failed. Arguments: the sample-app modules whose reports to read (default: both lines').
 set -euo pipefail
-reports=(sample-app/target/failsafe-reports/TEST-*.xml)
-[ -e "${reports[0]}" ] || { echo "no failsafe report: the ITs did not run" >&2; exit 1; }
-python3 - "${reports[@]}" <<'PY'
+modules=("$@")
+[ "${#modules[@]}" -gt 0 ] || modules=(sample-app boot4/sample-app)
+for module in "${modules[@]}"; do
+  reports=("$module"/target/failsafe-reports/TEST-*.xml)
+  [ -e "${reports[0]}" ] || { echo "no failsafe report in $module: the ITs did not run" >&2; exit 1; }
+  python3 - "$module" "${reports[@]}" <<'PY'
 import sys, xml.etree.ElementTree as ET
 tests = skipped = failed = 0
-for path in sys.argv[1:]:
+for path in sys.argv[2:]:
     suite = ET.parse(path).getroot()
     tests += int(suite.get("tests", 0))
     skipped += int(suite.get("skipped", 0))
     failed += int(suite.get("failures", 0)) + int(suite.get("errors", 0))
-print(f"integration tests: {tests} run, {skipped} skipped, {failed} failed")
+print(f"{sys.argv[1]}: integration tests: {tests} run, {skipped} skipped, {failed} failed")
 if tests == 0 or skipped or failed:
     sys.exit("the Testcontainers ITs must run, not be skipped")
 PY
+done

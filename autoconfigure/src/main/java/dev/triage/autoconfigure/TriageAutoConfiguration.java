@@ -30,7 +30,8 @@ import org.springframework.core.env.Environment;
  * per-upstream breaker and fallback, driven by {@code triage.*} properties.
  */
 @AutoConfiguration(before = FeignAutoConfiguration.class,
-		afterName = "io.github.resilience4j.springboot3.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration")
+		afterName = { "io.github.resilience4j.springboot3.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration",
+				"io.github.resilience4j.springboot4.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration" })
 @ConditionalOnClass({ Feign.class, FeignClientSpecification.class })
 @ConditionalOnBooleanProperty(name = "triage.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(TriageProperties.class)

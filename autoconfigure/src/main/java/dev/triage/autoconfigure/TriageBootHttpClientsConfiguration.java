@@ -1,8 +1,8 @@
 package dev.triage.autoconfigure;
 
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.http.client.ClientHttpRequestFactoryBuilderCustomizer;
 import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -13,15 +13,28 @@ import org.springframework.context.annotation.Configuration;
  * instead of the JDK's client. HttpClient 5 retries on its own (I/O errors, 429/503 with {@code Retry-After});
  * the JDK client did not. So that adding the starter changes nothing about those clients' traffic, Boot-built
  * HttpClient 5 clients get no automatic retries.
+ * <p>
+ * Done on Boot's request-factory builder bean rather than with a
+ * {@code ClientHttpRequestFactoryBuilderCustomizer}: that interface moved package between Spring Boot 3.5 and 4,
+ * the builder did not, and this jar serves both lines.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnClass({ HttpClientBuilder.class, HttpComponentsClientHttpRequestFactoryBuilder.class,
-		ClientHttpRequestFactoryBuilderCustomizer.class })
+@ConditionalOnClass({ HttpClientBuilder.class, HttpComponentsClientHttpRequestFactoryBuilder.class })
 class TriageBootHttpClientsConfiguration {
 
 	@Bean
-	ClientHttpRequestFactoryBuilderCustomizer<HttpComponentsClientHttpRequestFactoryBuilder> triageNoHiddenRetriesInBootHttpClients() {
-		return (builder) -> builder.withHttpClientCustomizer(HttpClientBuilder::disableAutomaticRetries);
+	static BeanPostProcessor triageNoHiddenRetriesInBootHttpClients() {
+		return new BeanPostProcessor() {
+
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				if (bean instanceof HttpComponentsClientHttpRequestFactoryBuilder builder) {
+					return builder.withHttpClientCustomizer(HttpClientBuilder::disableAutomaticRetries);
+				}
+				return bean;
+			}
+
+		};
 	}
 
 }

@@ -13,14 +13,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.triage.policy.RuleField;
 import dev.triage.support.InventoryClient;
+import dev.triage.support.LocalHttp;
 import dev.triage.support.LoopbackUpstream;
 import dev.triage.support.TestApplication;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.client.TestRestTemplate;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
 
 /**
  * {@code /actuator/triage} over real HTTP.
@@ -34,8 +34,8 @@ import org.springframework.http.ResponseEntity;
 				"triage.clients.inventory.deadline=5s", "triage.clients.billing.deadline=1s" })
 class TriageEndpointTests extends LoopbackUpstream {
 
-	@Autowired
-	TestRestTemplate rest;
+	@Value("${local.server.port}")
+	int port;
 
 	private final ObjectMapper json = new ObjectMapper();
 
@@ -109,10 +109,10 @@ class TriageEndpointTests extends LoopbackUpstream {
 			.withBody("body-s3cr3t")));
 		catchThrowable(() -> this.inventory.search("query-s3cr3t", "Bearer auth-s3cr3t"));
 
-		ResponseEntity<String> raw = this.rest.getForEntity("/actuator/triage/inventory", String.class);
-		JsonNode body = this.json.readTree(raw.getBody());
+		LocalHttp.Answer raw = LocalHttp.get(this.port, "/actuator/triage/inventory");
+		JsonNode body = this.json.readTree(raw.body());
 
-		assertThat(raw.getBody()).doesNotContain("s3cr3t");
+		assertThat(raw.body()).doesNotContain("s3cr3t");
 		assertThat(body.at("/breaker/name").asText()).isEqualTo("inventory");
 		assertThat(body.at("/breaker/state").asText()).isEqualTo("CLOSED");
 		assertThat(body.at("/deadline").asText()).isEqualTo("5000ms");
@@ -127,14 +127,13 @@ class TriageEndpointTests extends LoopbackUpstream {
 
 	@Test
 	void unknownClientIs404() {
-		assertThat(this.rest.getForEntity("/actuator/triage/nope", String.class).getStatusCode())
-			.isEqualTo(HttpStatus.NOT_FOUND);
+		assertThat(LocalHttp.get(this.port, "/actuator/triage/nope").status()).isEqualTo(HttpStatus.NOT_FOUND.value());
 	}
 
 	private JsonNode get(String path, HttpStatus expected) throws Exception {
-		ResponseEntity<String> response = this.rest.getForEntity(path, String.class);
-		assertThat(response.getStatusCode()).isEqualTo(expected);
-		return this.json.readTree(response.getBody());
+		LocalHttp.Answer response = LocalHttp.get(this.port, path);
+		assertThat(response.status()).as(response.body()).isEqualTo(expected.value());
+		return this.json.readTree(response.body());
 	}
 
 	private static List<String> iterable(java.util.Iterator<String> names) {

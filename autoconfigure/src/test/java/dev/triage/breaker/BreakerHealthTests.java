@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.support.LocalHttp;
 import dev.triage.support.LoopbackUpstream;
 import dev.triage.support.TestApplication;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.client.TestRestTemplate;
-import org.springframework.http.ResponseEntity;
 
 /**
  * With Resilience4j's health indicator on ({@code management.health.circuitbreakers.enabled}), Triage's breakers
@@ -23,8 +23,8 @@ import org.springframework.http.ResponseEntity;
 				"management.endpoint.health.show-details=always", "management.health.circuitbreakers.enabled=true" })
 class BreakerHealthTests extends LoopbackUpstream {
 
-	@Autowired
-	TestRestTemplate rest;
+	@Value("${local.server.port}")
+	int port;
 
 	@Autowired
 	CircuitBreakerRegistry breakers;
@@ -43,8 +43,7 @@ class BreakerHealthTests extends LoopbackUpstream {
 	}
 
 	private JsonNode health() throws Exception {
-		ResponseEntity<String> response = this.rest.getForEntity("/actuator/health", String.class);
-		return new ObjectMapper().readTree(response.getBody());
+		return new ObjectMapper().readTree(LocalHttp.get(this.port, "/actuator/health").body());
 	}
 
 }

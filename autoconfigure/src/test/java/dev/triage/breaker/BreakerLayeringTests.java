@@ -6,9 +6,9 @@ import java.time.Duration;
 
 import dev.triage.autoconfigure.TriageAutoConfiguration;
 import dev.triage.feign.ManagedClients;
+import dev.triage.support.BootLine;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
-import io.github.resilience4j.springboot3.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -23,7 +23,7 @@ import org.springframework.cloud.openfeign.FeignClientSpecification;
 class BreakerLayeringTests {
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(CircuitBreakerAutoConfiguration.class, TriageAutoConfiguration.class,
+		.withConfiguration(AutoConfigurations.of(BootLine.resilience4jCircuitBreakerAutoConfiguration(), TriageAutoConfiguration.class,
 				FeignAutoConfiguration.class))
 		.withBean("inventorySpec", FeignClientSpecification.class,
 				() -> new FeignClientSpecification("inventory", null, new Class<?>[0]));

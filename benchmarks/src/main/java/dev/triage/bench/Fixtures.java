@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 import dev.triage.CallObserver;
 import dev.triage.OriginalResponse;
@@ -67,11 +65,6 @@ public final class Fixtures {
 
 	}
 
-	static {
-		// The call log writes alert-worthy failures (a 503) at WARN: measured here is the decision, not the
-		// logging backend, so the logger is off. A 404 logs at DEBUG, off by default anyway.
-		Logger.getLogger("dev.triage.calls").setLevel(Level.OFF);
-	}
 
 	public static Client answering(int status, byte[] body) {
 		Map<String, Collection<String>> headers = Map.of("Content-Type", List.of("application/json"));

@@ -6,10 +6,19 @@ package dev.triage.sample.clients;
  *
  * @param id the item id
  * @param stock units in stock
- * @param degraded whether this is a cached value served because the upstream failed
+ * @param degraded whether this is a cached value served because the upstream failed; absent from the upstream's
+ * JSON, hence a {@code Boolean} (Jackson 3, Boot 4's default, refuses a missing primitive), never {@code null}
+ * once built
  * @param degradedReason what the upstream did, {@code null} for a live value
  */
-public record Item(String id, int stock, boolean degraded, String degradedReason) {
+public record Item(String id, int stock, Boolean degraded, String degradedReason) {
+
+	/**
+	 * An item; a missing {@code degraded} is a live value.
+	 */
+	public Item {
+		degraded = Boolean.TRUE.equals(degraded);
+	}
 
 	/**
 	 * Return this item marked as served from the cache.

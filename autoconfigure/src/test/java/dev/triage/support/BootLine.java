@@ -1,0 +1,40 @@
+package dev.triage.support;
+
+import java.util.List;
+
+/**
+ * What differs between the Spring Boot lines the tests run on (3.5 and 4.0), looked up by name so that one test
+ * tree compiles and runs on both.
+ */
+public final class BootLine {
+
+	/**
+	 * Resilience4j's circuit-breaker auto-configuration: one module per Boot line.
+	 */
+	public static final List<String> RESILIENCE4J_CIRCUIT_BREAKER_AUTO_CONFIGURATIONS = List.of(
+			"io.github.resilience4j.springboot3.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration",
+			"io.github.resilience4j.springboot4.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration");
+
+	private BootLine() {
+	}
+
+	/**
+	 * Return Resilience4j's circuit-breaker auto-configuration of the Boot line on the classpath.
+	 */
+	public static Class<?> resilience4jCircuitBreakerAutoConfiguration() {
+		return present(RESILIENCE4J_CIRCUIT_BREAKER_AUTO_CONFIGURATIONS);
+	}
+
+	private static Class<?> present(List<String> candidates) {
+		for (String name : candidates) {
+			try {
+				return Class.forName(name, false, BootLine.class.getClassLoader());
+			}
+			catch (ClassNotFoundException ex) {
+				// the other line's
+			}
+		}
+		throw new IllegalStateException("None of " + candidates + " is on the classpath");
+	}
+
+}

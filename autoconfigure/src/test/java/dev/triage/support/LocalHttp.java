@@ -1,0 +1,54 @@
+package dev.triage.support;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * GETs from the application under test, on loopback, with the JDK's HTTP client: the same on both Spring Boot
+ * lines (Boot's {@code TestRestTemplate} moved module and package in Boot 4). The port is
+ * {@code local.server.port}, which both lines set.
+ */
+public final class LocalHttp {
+
+	private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	private LocalHttp() {
+	}
+
+	/**
+	 * An answer: its status and body.
+	 * @param status the status
+	 * @param body the body
+	 */
+	public record Answer(int status, String body) {
+	}
+
+	/**
+	 * GET a path of the application.
+	 * @param port the application's port
+	 * @param path the path, e.g. {@code /actuator/health}
+	 * @return the answer
+	 */
+	public static Answer get(int port, String path) {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+			.timeout(Duration.ofSeconds(10))
+			.GET()
+			.build();
+		try {
+			HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
+			return new Answer(response.statusCode(), response.body());
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException("GET " + path + " failed", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException("GET " + path + " interrupted", ex);
+		}
+	}
+
+}
