@@ -31,7 +31,7 @@ import org.springframework.core.env.Environment;
  */
 @AutoConfiguration(before = FeignAutoConfiguration.class,
 		afterName = { "io.github.resilience4j.springboot3.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration",
-				"io.github.resilience4j.springboot4.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration" })
+				"io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration" })
 @ConditionalOnClass({ Feign.class, FeignClientSpecification.class })
 @ConditionalOnBooleanProperty(name = "triage.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(TriageProperties.class)

@@ -13,7 +13,7 @@ public final class BootLine {
 	 */
 	public static final List<String> RESILIENCE4J_CIRCUIT_BREAKER_AUTO_CONFIGURATIONS = List.of(
 			"io.github.resilience4j.springboot3.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration",
-			"io.github.resilience4j.springboot4.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration");
+			"io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration");
 
 	private BootLine() {
 	}
