@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.triage.UpstreamUnavailableException;
@@ -381,11 +382,7 @@ public final class LoopbackComparison {
 
 			@Override
 			public void call(Scenario scenario) {
-				expect(scenario, () -> switch (scenario) {
-					case OK_200, OPEN_BREAKER -> client.ok();
-					case NOT_FOUND_404 -> client.missing();
-					case FAILED_503 -> client.down();
-				}, feign.FeignException.class);
+				expect(scenario, client::ok, client::missing, client::down, feign.FeignException.class);
 			}
 
 			@Override
@@ -438,11 +435,7 @@ public final class LoopbackComparison {
 
 			@Override
 			public void call(Scenario scenario) {
-				expect(scenario, () -> switch (scenario) {
-					case OK_200, OPEN_BREAKER -> client.ok();
-					case NOT_FOUND_404 -> client.missing();
-					case FAILED_503 -> client.down();
-				}, failure);
+				expect(scenario, client::ok, client::missing, client::down, failure);
 			}
 
 			@Override
@@ -479,10 +472,14 @@ public final class LoopbackComparison {
 	 * Run one call and check it ended the way its scenario says: a 200 returns the item; the others throw the
 	 * contender's failure type (a refusal, for an open breaker).
 	 */
-	private static void expect(Scenario scenario, java.util.function.Supplier<Item> call,
+	private static void expect(Scenario scenario, Supplier<Item> ok, Supplier<Item> missing, Supplier<Item> down,
 			Class<? extends RuntimeException> failure) {
 		try {
-			Item item = call.get();
+			Item item = switch (scenario) {
+				case OK_200, OPEN_BREAKER -> ok.get();
+				case NOT_FOUND_404 -> missing.get();
+				case FAILED_503 -> down.get();
+			};
 			if (scenario != Scenario.OK_200 || item.id() != 42) {
 				throw new IllegalStateException(scenario + " returned " + item);
 			}
