@@ -80,12 +80,9 @@ final class CallContext {
 
 	void close() {
 		this.abort.cancel();
-		if (this.outer != null) {
-			CURRENT.set(this.outer);
-		}
-		else {
-			CURRENT.remove();
-		}
+		// Set back rather than removed when there is no outer call: the thread keeps its (empty) slot, and the
+		// next call on it does not allocate a new one.
+		CURRENT.set(this.outer);
 	}
 
 	int attemptStarted(Request request, String channelName) {
