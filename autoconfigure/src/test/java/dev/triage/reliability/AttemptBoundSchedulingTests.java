@@ -1,0 +1,66 @@
+package dev.triage.reliability;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import dev.triage.support.LoopbackUpstream;
+import dev.triage.support.TestApplication;
+import dev.triage.support.WithoutProtection;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+
+/**
+ * Every attempt arms a hard bound on Triage's one scheduler thread and disarms it when it ends: that must not
+ * wake the thread for each call (a context switch per call). Counted from the kernel's per-thread switch counts
+ * (Linux's {@code /proc}).
+ */
+@WithoutProtection
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE)
+class AttemptBoundSchedulingTests extends LoopbackUpstream {
+
+	private static final Path TASKS = Path.of("/proc/self/task");
+
+	@Test
+	void armingAndDisarmingTheBoundOfEachAttemptDoesNotWakeTheSchedulerPerCall() throws IOException {
+		assumeTrue(Files.isDirectory(TASKS), "per-thread switch counts are read from Linux's /proc");
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withBody("{\"id\":\"1\"}")));
+		this.inventory.item("1");
+		long before = schedulerWakes();
+		assertThat(before).as("the scheduler thread exists once a call was made").isGreaterThanOrEqualTo(0);
+
+		int calls = 300;
+		for (int i = 0; i < calls; i++) {
+			this.inventory.item("1");
+		}
+
+		assertThat(wireCount()).isEqualTo(calls + 1);
+		// The heartbeat wakes it about once a second; a wake per bound would be about one per call.
+		assertThat(schedulerWakes() - before).isLessThan(calls / 10);
+	}
+
+	private static long schedulerWakes() throws IOException {
+		long wakes = -1;
+		try (Stream<Path> tasks = Files.list(TASKS)) {
+			for (Path task : (Iterable<Path>) tasks::iterator) {
+				// the kernel keeps the first 15 characters of a thread's name
+				if (Files.readString(task.resolve("comm")).trim().equals("triage-attempt-abort".substring(0, 15))) {
+					for (String line : Files.readAllLines(task.resolve("status"))) {
+						if (line.startsWith("voluntary_ctxt_switches")) {
+							wakes = Math.max(wakes, 0) + Long.parseLong(line.split("\\s+")[1]);
+						}
+					}
+				}
+			}
+		}
+		return wakes;
+	}
+
+}
