@@ -104,12 +104,8 @@ public final class BenchmarkReport {
 		LoopbackUpstream.Answer failed = new LoopbackUpstream.Answer(status, "Retry-After: 0\r\n", Fixtures.JSON_404);
 		try (LoopbackUpstream upstream = new LoopbackUpstream(
 				(path) -> (ThreadLocalRandom.current().nextDouble() < failureShare) ? failed : ok)) {
-			Fixtures.Api api = feign.Feign.builder()
-				.client(new ApacheHttp5Client(HttpClients.custom().disableAutomaticRetries().build()))
-				.addCapability(new dev.triage.feign.TriageCapability(runtime))
-				.errorDecoder(new dev.triage.feign.TriageErrorDecoder(runtime))
-				.retryer(new dev.triage.feign.TriageRetryer(runtime))
-				.target(Fixtures.Api.class, upstream.url());
+			Fixtures.Api api = Fixtures.triage(new ApacheHttp5Client(HttpClients.custom().disableAutomaticRetries().build()),
+					runtime, upstream.url());
 			long start = System.nanoTime();
 			int succeeded = 0;
 			for (int i = 0; i < calls; i++) {

@@ -82,12 +82,19 @@ public final class Fixtures {
 	}
 
 	static Api triage(Client client, ClientRuntime runtime) {
+		return triage(client, runtime, "http://in.memory");
+	}
+
+	/**
+	 * A Feign client managed by Triage the way the auto-configuration wires it.
+	 */
+	static Api triage(Client client, ClientRuntime runtime, String url) {
 		return Feign.builder()
 			.client(client)
 			.addCapability(new TriageCapability(runtime))
 			.errorDecoder(new TriageErrorDecoder(runtime))
 			.retryer(new TriageRetryer(runtime))
-			.target(Api.class, "http://in.memory");
+			.target(Api.class, url);
 	}
 
 	/**
