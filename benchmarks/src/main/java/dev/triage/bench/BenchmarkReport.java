@@ -48,16 +48,37 @@ import org.openjdk.jmh.util.Statistics;
 
 /**
  * Runs every benchmark of this module, then the failure-mode figures over loopback, and writes
- * {@code docs/benchmarks.md} (or the path given as the first argument): the table, the machine, the date and the
+ * {@code docs/benchmarks.md} (or the path given as the only argument): the table, the machine, the date and the
  * command. Absolute times are noise on a shared 2-core machine; the ratios measured in one run are what to read.
  */
 public final class BenchmarkReport {
+
+	static final String USAGE = """
+			Usage: java -jar benchmarks/target/benchmarks.jar [OUTPUT]
+			Runs every benchmark, then the loopback comparison, and writes the report to OUTPUT
+			(default: docs/benchmarks.md). Takes about ten minutes.
+			  -h, --help  print this help and exit""";
+
+	private static final Path DEFAULT_OUTPUT = Path.of("docs", "benchmarks.md");
 
 	private BenchmarkReport() {
 	}
 
 	public static void main(String[] args) throws Exception {
-		Path out = Path.of((args.length > 0) ? args[0] : "docs/benchmarks.md");
+		Path out;
+		try {
+			out = output(args);
+		}
+		catch (IllegalArgumentException ex) {
+			System.err.println(ex.getMessage());
+			System.err.println(USAGE);
+			System.exit(2);
+			return;
+		}
+		if (out == null) {
+			System.out.println(USAGE);
+			return;
+		}
 		Map<String, Row> one = run(CallBenchmark.class.getSimpleName(), 1);
 		Map<String, Row> two = run(CallBenchmark.class.getSimpleName(), 2);
 		Map<String, Row> other = run(ErrorTypeBenchmark.class.getSimpleName() + "|" + OverloadBenchmark.class.getSimpleName()
@@ -67,6 +88,30 @@ public final class BenchmarkReport {
 		Files.createDirectories(out.toAbsolutePath().getParent());
 		Files.writeString(out, render(one, two, other, failureModes, loopback));
 		System.out.println("Wrote " + out.toAbsolutePath());
+	}
+
+	/**
+	 * The report's path from the command line, or {@code null} when help was asked for. An option this writer
+	 * does not know is refused rather than taken for a file name.
+	 * @param args the command line
+	 * @return the path to write, or {@code null} for {@code -h} and {@code --help}
+	 * @throws IllegalArgumentException for an unknown option or more than one path
+	 */
+	static Path output(String... args) {
+		Path out = null;
+		for (String arg : args) {
+			if (arg.equals("-h") || arg.equals("--help")) {
+				return null;
+			}
+			if (arg.startsWith("-")) {
+				throw new IllegalArgumentException("Unknown option '" + arg + "'");
+			}
+			if (out != null) {
+				throw new IllegalArgumentException("One output path expected, got '" + out + "' and '" + arg + "'");
+			}
+			out = Path.of(arg);
+		}
+		return (out != null) ? out : DEFAULT_OUTPUT;
 	}
 
 	private static Map<String, Row> run(String include, int threads) throws RunnerException {

@@ -1,0 +1,62 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.triage.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.nio.file.Path;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The report writer's command line: a path, help, or a refusal; never an option taken for a file name.
+ */
+class BenchmarkReportTests {
+
+	@Test
+	void withoutArgumentsTheReportGoesToDocs() {
+		assertThat(BenchmarkReport.output()).isEqualTo(Path.of("docs", "benchmarks.md"));
+	}
+
+	@Test
+	void thePathGivenIsWhereTheReportGoes() {
+		assertThat(BenchmarkReport.output("target/report.md")).isEqualTo(Path.of("target/report.md"));
+	}
+
+	@Test
+	void helpIsAskedForWithShortAndLongOption() {
+		assertThat(BenchmarkReport.output("-h")).isNull();
+		assertThat(BenchmarkReport.output("--help")).isNull();
+		assertThat(BenchmarkReport.USAGE).contains("Usage:").contains("-h, --help");
+	}
+
+	@Test
+	void anOptionItDoesNotKnowIsRefusedNotWrittenTo() {
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkReport.output("-o"))
+			.withMessage("Unknown option '-o'");
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkReport.output("--out=x.md"))
+			.withMessage("Unknown option '--out=x.md'");
+	}
+
+	@Test
+	void twoPathsAreRefused() {
+		assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkReport.output("a.md", "b.md"))
+			.withMessageContaining("'a.md' and 'b.md'");
+	}
+
+}
