@@ -50,6 +50,7 @@ import org.springframework.beans.factory.annotation.Value;
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = { "server.address=127.0.0.1", "management.endpoints.web.exposure.include=prometheus,triage",
 				"management.metrics.distribution.percentiles-histogram.triage.calls=true",
+				"management.metrics.distribution.percentiles-histogram.triage.attempt.latency=true",
 				"spring.cloud.openfeign.client.config.billing.read-timeout=300",
 				// Spring Boot's tests switch metrics export off unless asked for; this asks the same way on both
 				// Boot lines (the test annotation for it differs between them)
@@ -94,7 +95,7 @@ class ObservabilityContractTests extends LoopbackUpstream {
 		assertThat(named).contains("triage_attempts_total", "triage_calls_seconds_count", "triage_calls_seconds_bucket",
 				"triage_retries_total", "triage_retries_suppressed_total", "resilience4j_circuitbreaker_state",
 				"triage_refusals_total", "triage_throttle_drop_probability", "triage_retry_budget_remaining",
-				"triage_paused", "triage_attempt_latency_seconds_sum");
+				"triage_paused", "triage_attempt_latency_seconds_sum", "triage_attempt_latency_seconds_bucket");
 		assertThat(exported).containsAll(named);
 	}
 
