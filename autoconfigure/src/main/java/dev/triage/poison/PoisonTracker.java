@@ -17,35 +17,56 @@
 package dev.triage.poison;
 
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
 
-import com.github.benmanes.caffeine.cache.Cache;
-import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Ticker;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
 import dev.triage.PoisonRequestEvent;
 
 /**
  * Tells a poison request from an outage (seed 001: "抖动不会那么执着"). Consecutive attempts of the same request
  * (fingerprint: method, full URL, body) that get a poison status are counted, within {@code ttl}; any other
  * outcome for it resets the count. When the count reaches {@code threshold} while the upstream answered some
- * other request with a 2xx within {@code healthyWithin} (see {@link #upstreamAnswersOthers}), the request is poison: published once, and refused for
- * {@code ttl}. During an outage (no 2xx for anything) nothing becomes poison: that is the breaker's job.
+ * other request with a 2xx within {@code healthyWithin} (see {@link #upstreamAnswersOthers}), the request is
+ * poison: published once, and refused for {@code ttl}. During an outage (no 2xx for anything) nothing becomes
+ * poison: that is the breaker's job.
  * <p>
- * One Caffeine cache holds both the requests being counted and the poison ones, at most {@code maxTracked}
- * fingerprints (least recently used dropped), each expiring {@code ttl} after its first failure or its
- * poisoning. A client whose calls all succeed tracks nothing and computes no fingerprint.
+ * One access-ordered map holds both the requests being counted and the poison ones, at most {@code maxTracked}
+ * fingerprints: the least recently used is dropped first, so a request counted a moment ago is never the one
+ * dropped and detection holds for every request counted within the last {@code maxTracked} distinct ones (a
+ * frequency-based cache would drop a new entry between its own attempts). Each entry expires {@code ttl} after
+ * its first failure or its poisoning; a second list, in the order entries were written (which, with one
+ * {@code ttl}, is the order they expire in), lets expired entries go without scanning the map. One lock guards
+ * both: every operation under it is O(1), and only calls of a client that has failures to count take it. A
+ * client whose calls all succeed tracks nothing, takes no lock and computes no fingerprint.
  */
 public final class PoisonTracker {
+
+	private static final String MAC_ALGORITHM = "HmacSHA256";
+
+	/**
+	 * The running application's fingerprint key, made at startup and never shown: the hex of a fingerprint in
+	 * logs, the endpoint and events reveals nothing about the URL or body it was made from (an unkeyed hash of
+	 * a URL whose only unknown is a short token would give the token away).
+	 */
+	private static final Mac PROTOTYPE = newMac();
+
+	private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(PoisonTracker::copyOfPrototype);
+
+	private static final byte[] NO_BODY = new byte[0];
 
 	private final Settings settings;
 
@@ -53,16 +74,30 @@ public final class PoisonTracker {
 
 	private final Consumer<PoisonRequestEvent> publisher;
 
-	private final Cache<String, Tracked> tracked;
+	private final long ttlNanos;
+
+	private final ReentrantLock lock = new ReentrantLock();
+
+	/** Access-ordered: the eldest entry is the least recently used. Guarded by {@link #lock}. */
+	private final Map<String, Tracked> tracked;
+
+	/** The entry written longest ago, first to expire, and the newest; linked through the entries. */
+	private Tracked oldestWritten;
+
+	private Tracked newestWritten;
+
+	/** How many fingerprints are held, readable without the lock. */
+	private volatile int size;
+
+	/** The request of the last 2xx, by method and URL (references only: recording a success hashes nothing). */
+	private volatile Seen lastSuccess;
 
 	private volatile long lastSuccessNanos;
 
-	private volatile boolean anySuccess;
+	/** When a request other than {@link #lastSuccess} last got a 2xx; {@code hasOtherSuccess} says whether one has. */
+	private volatile long otherSuccessNanos;
 
-	/** Method and URL of the last 2xx: references only, so that recording a success costs no hashing. */
-	private volatile String lastSuccessMethod;
-
-	private volatile String lastSuccessUrl;
+	private volatile boolean hasOtherSuccess;
 
 	/**
 	 * Create a tracker.
@@ -74,13 +109,20 @@ public final class PoisonTracker {
 		this.settings = settings;
 		this.nanoClock = nanoClock;
 		this.publisher = publisher;
-		Ticker ticker = nanoClock::getAsLong;
-		this.tracked = Caffeine.newBuilder()
-			.maximumSize(settings.maxTracked())
-			.expireAfterWrite(settings.ttl())
-			.ticker(ticker)
-			.executor(Runnable::run)
-			.build();
+		this.ttlNanos = settings.ttl().toNanos();
+		long maxTracked = settings.maxTracked();
+		this.tracked = new LinkedHashMap<>(16, 0.75f, true) {
+
+			@Override
+			protected boolean removeEldestEntry(Map.Entry<String, Tracked> eldest) {
+				if (size() <= maxTracked) {
+					return false;
+				}
+				unlinkWritten(eldest.getValue());
+				return true;
+			}
+
+		};
 	}
 
 	/**
@@ -97,7 +139,9 @@ public final class PoisonTracker {
 	 * @return whether the tracker holds anything
 	 */
 	public boolean tracking() {
-		return this.settings.enabled() && this.tracked.estimatedSize() > 0;
+		// Expired entries go at the next look-up under the lock, so a client that stopped failing stops paying
+		// for fingerprints one call after its last entry expired.
+		return this.settings.enabled() && this.size != 0;
 	}
 
 	/**
@@ -106,20 +150,38 @@ public final class PoisonTracker {
 	 * @return whether calls with it are refused
 	 */
 	public boolean isPoisoned(String fingerprint) {
-		Tracked entry = this.tracked.getIfPresent(fingerprint);
-		return entry != null && entry.poisoned != null;
+		if (this.size == 0) {
+			return false;
+		}
+		this.lock.lock();
+		try {
+			Tracked entry = live(fingerprint, this.nanoClock.getAsLong());
+			return entry != null && entry.poison;
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
-	 * Record a 2xx: the upstream is answering.
+	 * Record a 2xx: the upstream is answering. A request is told apart from others by method and URL here, so
+	 * that a client whose calls all succeed pays no hashing; the same request's 2xx coming again only moves its
+	 * time, and the last 2xx of any other request is kept beside it (SPEC: "a 2xx for any other request within
+	 * {@code healthy-within}, however many 2xx of this request came in between").
 	 * @param httpMethod the method of the request that succeeded
 	 * @param url its URL
 	 */
 	public void onSuccess(String httpMethod, String url) {
-		this.lastSuccessMethod = httpMethod;
-		this.lastSuccessUrl = url;
-		this.lastSuccessNanos = this.nanoClock.getAsLong();
-		this.anySuccess = true;
+		long now = this.nanoClock.getAsLong();
+		Seen last = this.lastSuccess;
+		if (last == null || !last.is(httpMethod, url)) {
+			if (last != null) {
+				this.otherSuccessNanos = this.lastSuccessNanos;
+				this.hasOtherSuccess = true;
+			}
+			this.lastSuccess = new Seen(httpMethod, url);
+		}
+		this.lastSuccessNanos = now;
 	}
 
 	/**
@@ -127,7 +189,19 @@ public final class PoisonTracker {
 	 * @param fingerprint the request's fingerprint
 	 */
 	public void onOtherOutcome(String fingerprint) {
-		this.tracked.asMap().computeIfPresent(fingerprint, (key, entry) -> (entry.poisoned != null) ? entry : null);
+		if (this.size == 0) {
+			return;
+		}
+		this.lock.lock();
+		try {
+			Tracked entry = live(fingerprint, this.nanoClock.getAsLong());
+			if (entry != null && !entry.poison) {
+				remove(fingerprint, entry);
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -139,21 +213,41 @@ public final class PoisonTracker {
 	 * @return whether the request is poison (newly or already)
 	 */
 	public boolean onPoisonStatus(String fingerprint, String httpMethod, String url, EventFactory event) {
-		Tracked entry = this.tracked.get(fingerprint, (key) -> new Tracked(this.nanoClock.getAsLong()));
-		if (entry.poisoned != null) {
-			return true;
+		Tracked poison;
+		int count;
+		this.lock.lock();
+		try {
+			long now = this.nanoClock.getAsLong();
+			Tracked entry = live(fingerprint, now);
+			if (entry == null) {
+				entry = new Tracked(fingerprint, now);
+				this.tracked.put(fingerprint, entry);
+				linkWritten(entry);
+				this.size = this.tracked.size();
+			}
+			if (entry.poison) {
+				return true;
+			}
+			count = ++entry.failures;
+			if (count < this.settings.threshold() || !upstreamAnswersOthers(entry, httpMethod, url, now)) {
+				return false;
+			}
+			// Poison from now on, for ttl from now: the entry is written again. Only this thread publishes.
+			poison = new Tracked(fingerprint, now);
+			poison.poison = true;
+			poison.failures = count;
+			remove(fingerprint, entry);
+			this.tracked.put(fingerprint, poison);
+			linkWritten(poison);
+			this.size = this.tracked.size();
 		}
-		int count = entry.failures.incrementAndGet();
-		if (count < this.settings.threshold() || !upstreamAnswersOthers(entry, httpMethod, url)) {
-			return false;
+		finally {
+			this.lock.unlock();
 		}
+		// Built and published outside the lock: the event copies the body, and listeners may do anything.
 		PoisonRequestEvent built = event.create(count);
-		Tracked poison = new Tracked(entry.firstFailureNanos);
-		poison.poisoned = new PoisonEntry(built.methodKey(), built.httpMethod(), built.url(), fingerprint, built.at());
-		// Replacing the counting entry restarts its ttl; only the thread that replaces it publishes.
-		if (this.tracked.asMap().replace(fingerprint, entry, poison)) {
-			this.publisher.accept(built);
-		}
+		poison.shown = new PoisonEntry(built.methodKey(), built.httpMethod(), built.url(), fingerprint, built.at());
+		this.publisher.accept(built);
 		return true;
 	}
 
@@ -163,22 +257,36 @@ public final class PoisonTracker {
 	 */
 	public List<PoisonEntry> current() {
 		List<PoisonEntry> entries = new ArrayList<>();
-		this.tracked.asMap().values().forEach((entry) -> {
-			if (entry.poisoned != null) {
-				entries.add(entry.poisoned);
+		this.lock.lock();
+		try {
+			expire(this.nanoClock.getAsLong());
+			for (Tracked entry : this.tracked.values()) {
+				PoisonEntry shown = entry.shown;
+				if (entry.poison && shown != null) {
+					entries.add(shown);
+				}
 			}
-		});
+		}
+		finally {
+			this.lock.unlock();
+		}
 		entries.sort((a, b) -> a.since().compareTo(b.since()));
 		return entries;
 	}
 
 	/**
-	 * Return how many requests are being counted or refused, after pending evictions.
+	 * Return how many requests are being counted or refused, after expired ones are dropped.
 	 * @return the number of fingerprints held
 	 */
 	public long tracked() {
-		this.tracked.cleanUp();
-		return this.tracked.estimatedSize();
+		this.lock.lock();
+		try {
+			expire(this.nanoClock.getAsLong());
+			return this.tracked.size();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**
@@ -190,57 +298,158 @@ public final class PoisonTracker {
 	}
 
 	/**
-	 * Whether another request got a 2xx recently: one that came after this request's first counted failure (a
-	 * 2xx for this request would have reset its count), or one for another method and URL. A 2xx for this very
-	 * request before its failures began says nothing about other requests: an upstream that stops answering its
-	 * one hot URL is an outage, not a poison request.
+	 * Whether another request got a 2xx within {@code healthyWithin}. The last 2xx counts when it was for
+	 * another method or URL, or when it came after this request's first counted failure (a 2xx for this very
+	 * request would have reset its count, so it was for another body); otherwise the last 2xx of any other
+	 * method and URL does, however many 2xx of this one came since. A 2xx for this very request before its
+	 * failures began says nothing about other requests: an upstream that stops answering its one hot URL is an
+	 * outage, not a poison request.
 	 */
-	private boolean upstreamAnswersOthers(Tracked entry, String httpMethod, String url) {
-		long last = this.lastSuccessNanos;
-		if (!this.anySuccess || this.nanoClock.getAsLong() - last > this.settings.healthyWithin().toNanos()) {
+	private boolean upstreamAnswersOthers(Tracked entry, String httpMethod, String url, long now) {
+		Seen last = this.lastSuccess;
+		if (last == null) {
 			return false;
 		}
-		return last - entry.firstFailureNanos > 0 || !httpMethod.equals(this.lastSuccessMethod)
-				|| !url.equals(this.lastSuccessUrl);
+		long lastNanos = this.lastSuccessNanos;
+		long other;
+		if (!last.is(httpMethod, url) || lastNanos - entry.writtenNanos > 0) {
+			other = lastNanos;
+		}
+		else if (this.hasOtherSuccess) {
+			other = this.otherSuccessNanos;
+		}
+		else {
+			return false;
+		}
+		return now - other <= this.settings.healthyWithin().toNanos();
+	}
+
+	/** The entry of a fingerprint unless it has expired (then it goes); marks it used. Under the lock. */
+	private Tracked live(String fingerprint, long now) {
+		expire(now);
+		return this.tracked.get(fingerprint);
+	}
+
+	/** Drop the entries whose ttl has passed, oldest written first. Under the lock. */
+	private void expire(long now) {
+		Tracked oldest = this.oldestWritten;
+		while (oldest != null && now - oldest.writtenNanos >= this.ttlNanos) {
+			remove(oldest.fingerprint, oldest);
+			oldest = this.oldestWritten;
+		}
+	}
+
+	private void remove(String fingerprint, Tracked entry) {
+		this.tracked.remove(fingerprint, entry);
+		unlinkWritten(entry);
+		this.size = this.tracked.size();
+	}
+
+	private void linkWritten(Tracked entry) {
+		entry.older = this.newestWritten;
+		if (this.newestWritten != null) {
+			this.newestWritten.newer = entry;
+		}
+		else {
+			this.oldestWritten = entry;
+		}
+		this.newestWritten = entry;
+	}
+
+	private void unlinkWritten(Tracked entry) {
+		if (entry.older != null) {
+			entry.older.newer = entry.newer;
+		}
+		else if (this.oldestWritten == entry) {
+			this.oldestWritten = entry.newer;
+		}
+		if (entry.newer != null) {
+			entry.newer.older = entry.older;
+		}
+		else if (this.newestWritten == entry) {
+			this.newestWritten = entry.older;
+		}
+		entry.older = null;
+		entry.newer = null;
 	}
 
 	/**
-	 * Return the fingerprint of a request: SHA-256 over method, full URL and body, in hex.
+	 * Return the fingerprint of a request: HMAC-SHA256, keyed with this application's secret, over method, full
+	 * URL and body, in hex.
 	 * @param httpMethod the method
 	 * @param url the full URL, query included
 	 * @param body the body, may be {@code null}
 	 * @return the hex digest
 	 */
 	public static String fingerprint(String httpMethod, String url, byte[] body) {
+		Mac mac = MACS.get();
+		mac.update(httpMethod.getBytes(StandardCharsets.UTF_8));
+		mac.update((byte) ' ');
+		mac.update(url.getBytes(StandardCharsets.UTF_8));
+		mac.update((byte) '\n');
+		mac.update((body != null) ? body : NO_BODY);
+		return HexFormat.of().formatHex(mac.doFinal());
+	}
+
+	private static Mac newMac() {
+		byte[] key = new byte[32];
+		new SecureRandom().nextBytes(key);
 		try {
-			MessageDigest digest = MessageDigest.getInstance("SHA-256");
-			digest.update(httpMethod.getBytes(StandardCharsets.UTF_8));
-			digest.update((byte) ' ');
-			digest.update(url.getBytes(StandardCharsets.UTF_8));
-			digest.update((byte) '\n');
-			if (body != null) {
-				digest.update(body);
-			}
-			return HexFormat.of().formatHex(digest.digest());
+			Mac mac = Mac.getInstance(MAC_ALGORITHM);
+			mac.init(new SecretKeySpec(key, MAC_ALGORITHM));
+			return mac;
 		}
-		catch (NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("SHA-256 is required of every Java platform", ex);
+		catch (GeneralSecurityException ex) {
+			throw new IllegalStateException("HmacSHA256 is required of every Java platform", ex);
+		}
+	}
+
+	/** A {@link Mac} is not thread-safe: each thread works on its own copy of the keyed prototype. */
+	private static Mac copyOfPrototype() {
+		try {
+			synchronized (PROTOTYPE) {
+				return (Mac) PROTOTYPE.clone();
+			}
+		}
+		catch (CloneNotSupportedException ex) {
+			throw new IllegalStateException("HmacSHA256 of this platform cannot be copied", ex);
 		}
 	}
 
 	/**
-	 * A fingerprint being counted, or poison.
+	 * A request that got a 2xx, by method and URL.
+	 */
+	private record Seen(String method, String url) {
+
+		boolean is(String httpMethod, String requestUrl) {
+			return this.url.equals(requestUrl) && this.method.equals(httpMethod);
+		}
+
+	}
+
+	/**
+	 * A fingerprint being counted, or poison; linked to its neighbours in the order entries were written.
+	 * Guarded by the tracker's lock, except {@link #shown}, set once after the request became poison.
 	 */
 	private static final class Tracked {
 
-		final AtomicInteger failures = new AtomicInteger();
+		final String fingerprint;
 
-		final long firstFailureNanos;
+		final long writtenNanos;
 
-		volatile PoisonEntry poisoned;
+		int failures;
 
-		Tracked(long firstFailureNanos) {
-			this.firstFailureNanos = firstFailureNanos;
+		boolean poison;
+
+		volatile PoisonEntry shown;
+
+		Tracked older;
+
+		Tracked newer;
+
+		Tracked(String fingerprint, long writtenNanos) {
+			this.fingerprint = fingerprint;
+			this.writtenNanos = writtenNanos;
 		}
 
 	}

@@ -18,11 +18,18 @@ package dev.triage.poison;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.triage.OriginalResponse;
@@ -132,6 +139,120 @@ class PoisonTrackerTests {
 		}
 		assertThat(tracker.tracked()).isEqualTo(100);
 		assertThat(tracker.current()).hasSize(100);
+	}
+
+	@Test
+	void everyRequestCountedWithinTheLastMaxTrackedDistinctOnesIsDetected() {
+		// 100,000 distinct requests, each failing three times, with the default max-tracked (10,000). Their
+		// attempts interleave in waves of 5,000, as under load: between two attempts of one request, 4,999 other
+		// requests are counted, always fewer than max-tracked. A frequency-based cache drops a new entry between
+		// its own attempts (its count starts over); least recently used never does.
+		AtomicLong published = new AtomicLong();
+		PoisonTracker tracker = new PoisonTracker(PoisonTracker.Settings.DEFAULTS, this.nanos::get,
+				(event) -> published.incrementAndGet());
+		tracker.onSuccess("GET", "/other");
+		int requests = 100_000;
+		int wave = 5_000;
+		long detected = 0;
+		for (int first = 0; first < requests; first += wave) {
+			for (int attempt = 1; attempt <= 3; attempt++) {
+				for (int i = first; i < first + wave; i++) {
+					String fingerprint = "f" + i;
+					if (tracker.onPoisonStatus(fingerprint, "POST", "/orders", event(fingerprint)) && attempt == 3) {
+						detected++;
+					}
+				}
+			}
+		}
+		assertThat(detected).isEqualTo(requests);
+		assertThat(published).hasValue(requests);
+		assertThat(tracker.tracked()).isEqualTo(PoisonTracker.Settings.DEFAULTS.maxTracked());
+		for (int i = requests - 10_000; i < requests; i++) {
+			assertThat(tracker.isPoisoned("f" + i)).as("f%d, poisoned within the last max-tracked", i).isTrue();
+		}
+	}
+
+	@Test
+	void theLeastRecentlyUsedFingerprintIsDroppedFirst() {
+		PoisonTracker tracker = tracker(3);
+		tracker.onSuccess("GET", "/other");
+		tracker.onPoisonStatus("a", "GET", "/a", event("a"));
+		tracker.onPoisonStatus("b", "GET", "/b", event("b"));
+		tracker.onPoisonStatus("c", "GET", "/c", event("c"));
+		tracker.onPoisonStatus("a", "GET", "/a", event("a"));
+
+		tracker.onPoisonStatus("d", "GET", "/d", event("d"));
+
+		assertThat(tracker.tracked()).isEqualTo(3);
+		assertThat(tracker.onPoisonStatus("a", "GET", "/a", event("a"))).as("a was used a moment ago: kept, third failure")
+			.isTrue();
+		assertThat(tracker.onPoisonStatus("b", "GET", "/b", event("b"))).isFalse();
+		assertThat(tracker.onPoisonStatus("b", "GET", "/b", event("b"))).as("b was dropped: its count started over")
+			.isFalse();
+	}
+
+	@Test
+	void anotherRequestsSuccessCountsHoweverManySuccessesOfThisRequestCameInBetween() {
+		// Another request got 200, then this one 500, 500, 200, 500, 500, 500.
+		PoisonTracker tracker = tracker(10_000);
+		tracker.onSuccess("GET", "/other");
+		this.nanos.addAndGet(1_000);
+		assertThat(tracker.onPoisonStatus("a", "GET", "/a", event("a"))).isFalse();
+		assertThat(tracker.onPoisonStatus("a", "GET", "/a", event("a"))).isFalse();
+		this.nanos.addAndGet(1_000);
+		tracker.onSuccess("GET", "/a");
+		tracker.onOtherOutcome("a");
+		this.nanos.addAndGet(1_000);
+		assertThat(tracker.onPoisonStatus("a", "GET", "/a", event("a"))).isFalse();
+		assertThat(tracker.onPoisonStatus("a", "GET", "/a", event("a"))).isFalse();
+		assertThat(tracker.onPoisonStatus("a", "GET", "/a", event("a"))).as("/other answered a moment ago").isTrue();
+		assertThat(this.events).singleElement().satisfies((event) -> assertThat(event.failures()).isEqualTo(3));
+	}
+
+	@Test
+	void anotherRequestsSuccessOlderThanHealthyWithinDoesNotCount() {
+		PoisonTracker tracker = tracker(10_000);
+		tracker.onSuccess("GET", "/other");
+		this.nanos.addAndGet(Duration.ofSeconds(61).toNanos());
+		tracker.onSuccess("GET", "/a");
+		tracker.onOtherOutcome("a");
+		this.nanos.addAndGet(1_000);
+		for (int i = 0; i < 5; i++) {
+			assertThat(tracker.onPoisonStatus("a", "GET", "/a", event("a"))).isFalse();
+		}
+		assertThat(this.events).isEmpty();
+	}
+
+	@Test
+	void fingerprintsAreKeyedWithTheApplicationsSecret() throws Exception {
+		String url = "http://h/reset?token=4711";
+		String fingerprint = PoisonTracker.fingerprint("GET", url, null);
+		for (String guess : new String[] { "4710", "4711", "4712" }) {
+			MessageDigest digest = MessageDigest.getInstance("SHA-256");
+			digest.update(("GET http://h/reset?token=" + guess + "\n").getBytes(StandardCharsets.UTF_8));
+			assertThat(HexFormat.of().formatHex(digest.digest()))
+				.as("an unkeyed hash of a guessed URL matches nothing").isNotEqualTo(fingerprint);
+		}
+		assertThat(PoisonTracker.fingerprint("GET", url, null)).as("the same within the application").isEqualTo(fingerprint);
+	}
+
+	@Test
+	void fingerprintsAreTheSameOnEveryThread() throws Exception {
+		String here = PoisonTracker.fingerprint("POST", "http://h/o", "{\"a\":1}".getBytes(StandardCharsets.UTF_8));
+		ExecutorService executor = Executors.newFixedThreadPool(4);
+		try {
+			List<Future<String>> there = new ArrayList<>();
+			for (int i = 0; i < 16; i++) {
+				there.add(executor.submit(() -> PoisonTracker.fingerprint("POST", "http://h/o",
+						"{\"a\":1}".getBytes(StandardCharsets.UTF_8))));
+			}
+			for (Future<String> print : there) {
+				assertThat(print.get()).isEqualTo(here);
+			}
+		}
+		finally {
+			executor.shutdownNow();
+		}
 	}
 
 	@Test
