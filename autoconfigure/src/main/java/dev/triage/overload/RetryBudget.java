@@ -67,11 +67,15 @@ public final class RetryBudget {
 		if (!this.settings.enabled()) {
 			return true;
 		}
-		if (this.window.sum(RETRY) >= allowed()) {
-			return false;
+		// Whole retries only ("at most": 7.6 allows 7), and the check and the withdrawal as one step, so that
+		// concurrent retries cannot both take the last one.
+		synchronized (this) {
+			if (this.window.sum(RETRY) >= (long) Math.floor(allowed())) {
+				return false;
+			}
+			this.window.add(RETRY);
+			return true;
 		}
-		this.window.add(RETRY);
-		return true;
 	}
 
 	/**

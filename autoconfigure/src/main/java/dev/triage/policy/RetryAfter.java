@@ -86,6 +86,12 @@ public final class RetryAfter {
 			return Optional.empty();
 		}
 		if (text.chars().allMatch(c -> c >= '0' && c <= '9')) {
+			// Leading zeros say nothing about the size: "0000000000002" is two seconds.
+			int first = 0;
+			while (first < text.length() - 1 && text.charAt(first) == '0') {
+				first++;
+			}
+			text = text.substring(first);
 			if (text.length() > 12) {
 				return Optional.of(BEYOND_LIMIT);
 			}

@@ -60,6 +60,23 @@ class OverloadUnitTests {
 	}
 
 	@Test
+	void budgetAllowsWholeRetriesOnly() {
+		// 0.2 x 38 = 7.6: at most 7 retries, as retriesLeft() says.
+		RetryBudget budget = new RetryBudget(new RetryBudget.Settings(true, 0.2, 0, Duration.ofSeconds(10)),
+				this.nanos::get);
+		for (int i = 0; i < 38; i++) {
+			budget.onFirstAttempt();
+		}
+		long left = budget.retriesLeft();
+		int granted = 0;
+		while (budget.tryRetry()) {
+			granted++;
+		}
+		assertThat(left).isEqualTo(7);
+		assertThat(granted).isEqualTo(7);
+	}
+
+	@Test
 	void budgetRefillsAsTheWindowSlides() {
 		RetryBudget budget = new RetryBudget(new RetryBudget.Settings(true, 0, 1, Duration.ofSeconds(10)),
 				this.nanos::get);

@@ -195,6 +195,16 @@ class RetryPlannerTests {
 	}
 
 	@Test
+	void retryAfterWithLeadingZerosIsTheSecondsItSays() {
+		Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
+		assertThat(RetryAfter.parse("0000000000002", clock)).contains(Duration.ofSeconds(2));
+		assertThat(RetryAfter.parse("00000000000000000000000000120", clock)).contains(Duration.ofSeconds(120));
+		assertThat(RetryAfter.parse("0000000000000", clock)).contains(Duration.ZERO);
+		assertThat(RetryAfter.parse("000000000000099999999999999999", clock)).as("well-formed, too large")
+			.contains(RetryAfter.BEYOND_LIMIT);
+	}
+
+	@Test
 	void retryAfterIgnoresMalformedNegativeAndPastValues() {
 		Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
 		assertThat(RetryAfter.parse(null, clock)).isEmpty();
