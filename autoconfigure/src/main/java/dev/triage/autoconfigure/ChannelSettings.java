@@ -25,8 +25,9 @@ import dev.triage.OriginalResponse;
 import dev.triage.policy.InvalidPolicyException;
 
 /**
- * Checks {@code triage.clients.<name>.channels} at startup: absolute http(s) URLs, and names whose breakers
- * ({@code <client>-<channel>}) clash with no other breaker.
+ * Checks {@code triage.clients.<name>.channels} at startup: absolute http(s) URLs without user info, query or
+ * fragment, and names whose breakers ({@code <client>-<channel>}) clash with no other breaker. A refused URL is
+ * shown without its user info and query (the message names the channel, never the secret).
  */
 final class ChannelSettings {
 
@@ -54,12 +55,21 @@ final class ChannelSettings {
 				throw new InvalidPolicyException(property, url,
 						"an absolute http or https base URL, e.g. https://backup.example.com/api");
 			}
+			if (hasUserInfo(url)) {
+				// A base URL is shown in the call log and the actuator endpoint: credentials have no place in it.
+				throw new InvalidPolicyException(property, url, "a base URL without user info (send credentials in a "
+						+ "header, e.g. with a Feign RequestInterceptor), e.g. https://backup.example.com/api");
+			}
 			String breaker = breakerName(client, channel);
 			if (!breakers.add(breaker)) {
 				throw new InvalidPolicyException(property, url, "a channel name whose breaker name '" + breaker
 						+ "' is not already the name of a Feign client or of another channel's breaker");
 			}
 		}));
+	}
+
+	private static boolean hasUserInfo(String url) {
+		return URI.create(url.trim()).getRawUserInfo() != null;
 	}
 
 	private static boolean isAbsoluteHttp(String url) {

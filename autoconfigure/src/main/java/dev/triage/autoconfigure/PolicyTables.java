@@ -59,6 +59,14 @@ final class PolicyTables {
 						"an HTTP method name, e.g. GET or PUT");
 			}
 		}
+		for (int i = 0; i < properties.getSensitiveHeaders().size(); i++) {
+			String header = properties.getSensitiveHeaders().get(i);
+			if (header == null || !header.trim().matches("[!#$%&'*+.^_`|~0-9A-Za-z-]+")) {
+				// Likely a header written with its value ("Authorization: Bearer ..."): the value is not shown.
+				throw InvalidPolicyException.hidingValue("triage.sensitive-headers[" + i + "]",
+						"a header name only, e.g. X-Api-Token (never its value)");
+			}
+		}
 		if (properties.getMaxBodyBytes() == null || properties.getMaxBodyBytes().toBytes() < 0
 				|| properties.getMaxBodyBytes().toBytes() > Integer.MAX_VALUE - 8) {
 			throw new InvalidPolicyException("triage.max-body-bytes", properties.getMaxBodyBytes(),

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.triage.policy.ShownValues;
 import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
@@ -47,7 +48,8 @@ class UnknownPropertyFailureAnalyzer extends AbstractFailureAnalyzer<UnboundConf
 			if (!name.startsWith("triage.")) {
 				return null;
 			}
-			lines.add("    Property: " + name + "\n    Value: " + property.getValue() + "\n    Origin: "
+			// The value of a key Triage does not know may be anything, a secret included: it is not shown.
+			lines.add("    Property: " + name + "\n    Value: " + ShownValues.HIDDEN + "\n    Origin: "
 					+ property.getOrigin() + "\n    Did you mean: " + closest(name));
 		}
 		return new FailureAnalysis("Triage does not know these properties:\n\n" + String.join("\n\n", lines),

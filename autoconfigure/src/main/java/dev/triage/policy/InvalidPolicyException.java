@@ -16,11 +16,11 @@
 
 package dev.triage.policy;
 
-import java.time.Duration;
-
 /**
  * A policy table value is not allowed. Carries the property, the bad value and what is allowed, so that
- * startup can fail with a message that says how to fix it.
+ * startup can fail with a message that says how to fix it. The value is kept and shown as
+ * {@link ShownValues#of} gives it, never with a secret: this message reaches Spring's log line and the failure
+ * report.
  */
 public class InvalidPolicyException extends IllegalArgumentException {
 
@@ -37,15 +37,21 @@ public class InvalidPolicyException extends IllegalArgumentException {
 	 * @param allowed a description of the allowed values
 	 */
 	public InvalidPolicyException(String property, Object value, String allowed) {
-		super("Invalid value '" + display(value) + "' for property '" + property + "': allowed " + allowed);
+		super("Invalid value '" + ShownValues.of(value) + "' for property '" + property + "': allowed " + allowed);
 		this.property = property;
-		this.value = display(value);
+		this.value = ShownValues.of(value);
 		this.allowed = allowed;
 	}
 
-	private static String display(Object value) {
-		// Bound durations print as PT-0.2S; show them the way they are usually written.
-		return (value instanceof Duration duration) ? duration.toMillis() + "ms" : String.valueOf(value);
+	/**
+	 * Create an instance for a value that is not shown at all, not even in part, because what is wrong with it
+	 * suggests it holds a secret (a header value where a header name belongs).
+	 * @param property the full property name
+	 * @param allowed a description of the allowed values
+	 * @return the exception
+	 */
+	public static InvalidPolicyException hidingValue(String property, String allowed) {
+		return new InvalidPolicyException(property, ShownValues.HIDDEN, allowed);
 	}
 
 	/**
@@ -57,7 +63,7 @@ public class InvalidPolicyException extends IllegalArgumentException {
 	}
 
 	/**
-	 * Return the bad value as written.
+	 * Return the bad value as it may be shown (without user info, query or fragment).
 	 * @return the value
 	 */
 	public String getValue() {
