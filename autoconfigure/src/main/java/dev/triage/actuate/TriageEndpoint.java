@@ -25,9 +25,9 @@ import java.util.Map;
 
 import dev.triage.breaker.Resilience4jUpstreamBreaker;
 import dev.triage.channel.Channel;
-import dev.triage.feign.ClientRuntime;
-import dev.triage.feign.ManagedClients;
-import dev.triage.feign.Requests;
+import dev.triage.engine.ClientRuntime;
+import dev.triage.engine.ManagedClients;
+import dev.triage.engine.Requests;
 import dev.triage.overload.AdaptiveThrottle;
 import dev.triage.overload.Overload;
 import dev.triage.overload.RateLimit;

@@ -20,9 +20,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.triage.feign.CallLog;
+import dev.triage.engine.CallLog;
 import dev.triage.CallObserver;
-import dev.triage.feign.CompositeCallObserver;
+import dev.triage.engine.CompositeCallObserver;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;

@@ -22,7 +22,7 @@ import java.util.Map;
 import dev.triage.breaker.UpstreamBreakers;
 import dev.triage.fallback.FallbackResolver;
 import dev.triage.CallObserver;
-import dev.triage.feign.ManagedClients;
+import dev.triage.engine.ManagedClients;
 import dev.triage.overload.RateLimits;
 import feign.Feign;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;

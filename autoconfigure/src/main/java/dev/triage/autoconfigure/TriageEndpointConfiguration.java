@@ -20,7 +20,7 @@ import java.time.Clock;
 
 import dev.triage.actuate.RecentFailures;
 import dev.triage.actuate.TriageEndpoint;
-import dev.triage.feign.ManagedClients;
+import dev.triage.engine.ManagedClients;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

@@ -16,8 +16,8 @@
 
 package dev.triage.autoconfigure;
 
-import dev.triage.feign.ClientRuntime;
-import dev.triage.feign.ManagedClients;
+import dev.triage.engine.ClientRuntime;
+import dev.triage.engine.ManagedClients;
 import dev.triage.feign.TriageCapability;
 import dev.triage.feign.TriageErrorDecoder;
 import dev.triage.feign.TriageRetryer;

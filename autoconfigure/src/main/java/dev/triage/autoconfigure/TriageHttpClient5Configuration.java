@@ -18,7 +18,7 @@ package dev.triage.autoconfigure;
 
 import java.time.Duration;
 
-import dev.triage.feign.AttemptAbortInterceptor;
+import dev.triage.engine.AttemptAbortInterceptor;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.core5.util.TimeValue;
 import org.springframework.beans.factory.ObjectProvider;

@@ -16,7 +16,7 @@
 
 package dev.triage.autoconfigure;
 
-import dev.triage.feign.ManagedClients;
+import dev.triage.engine.ManagedClients;
 import dev.triage.metrics.OverloadMetrics;
 import dev.triage.metrics.TriageMetrics;
 import io.micrometer.core.instrument.MeterRegistry;

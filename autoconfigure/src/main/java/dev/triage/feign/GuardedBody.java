@@ -22,7 +22,10 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.Charset;
+import java.time.Duration;
 
+import dev.triage.engine.Engine;
+import dev.triage.engine.TransportFailureException;
 import feign.Response;
 
 /**
@@ -32,28 +35,23 @@ import feign.Response;
  */
 final class GuardedBody implements Response.Body {
 
-	/**
-	 * Told once how the body ended.
-	 */
-	interface Outcome {
-
-		void completed();
-
-		TransportFailureException failed(IOException failure);
-
-	}
-
 	private final Response.Body delegate;
 
-	private final Outcome outcome;
+	private final Engine.Settlement outcome;
+
+	private final Duration connectTimeout;
+
+	private final Duration readTimeout;
 
 	private boolean settled;
 
 	private TransportFailureException failure;
 
-	GuardedBody(Response.Body delegate, Outcome outcome) {
+	GuardedBody(Response.Body delegate, Engine.Settlement outcome, Duration connectTimeout, Duration readTimeout) {
 		this.delegate = delegate;
 		this.outcome = outcome;
+		this.connectTimeout = connectTimeout;
+		this.readTimeout = readTimeout;
 	}
 
 	/**
@@ -150,7 +148,7 @@ final class GuardedBody implements Response.Body {
 	private synchronized IOException fail(IOException ex) {
 		if (!this.settled) {
 			this.settled = true;
-			this.failure = this.outcome.failed(ex);
+			this.failure = this.outcome.failed(ex, this.connectTimeout, this.readTimeout);
 		}
 		return (this.failure != null) ? this.failure : ex;
 	}

@@ -20,6 +20,8 @@ import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.triage.engine.ClientRuntime;
+import dev.triage.engine.Engine;
 import feign.Capability;
 import feign.Client;
 import feign.Feign;
@@ -34,19 +36,27 @@ import feign.codec.Decoder;
  */
 public final class TriageCapability implements Capability {
 
-	private final ClientRuntime runtime;
+	private final Engine engine;
 
 	/**
 	 * Create the capability of one client.
 	 * @param runtime the client's runtime
 	 */
 	public TriageCapability(ClientRuntime runtime) {
-		this.runtime = runtime;
+		this(new Engine(runtime));
+	}
+
+	/**
+	 * Create the capability of one client.
+	 * @param engine the client's engine
+	 */
+	public TriageCapability(Engine engine) {
+		this.engine = engine;
 	}
 
 	@Override
 	public Client enrich(Client client) {
-		return (client instanceof TriageClient) ? client : new TriageClient(client, this.runtime);
+		return (client instanceof TriageClient) ? client : new TriageClient(client, this.engine);
 	}
 
 	@Override
@@ -59,7 +69,7 @@ public final class TriageCapability implements Capability {
 		return (target, dispatch) -> {
 			Map<Method, MethodHandler> wrapped = new LinkedHashMap<>();
 			dispatch.forEach((method, handler) -> wrapped.put(method, method.isDefault() ? handler
-					: new TriageMethodHandler(handler, this.runtime, method, Feign.configKey(target.type(), method))));
+					: new TriageMethodHandler(handler, this.engine, method, Feign.configKey(target.type(), method))));
 			return factory.create(target, wrapped);
 		};
 	}

@@ -19,6 +19,7 @@ package dev.triage.feign;
 import java.io.IOException;
 import java.lang.reflect.Type;
 
+import dev.triage.engine.TransportFailureException;
 import feign.FeignException;
 import feign.Response;
 import feign.RetryableException;

@@ -21,7 +21,12 @@ import java.time.Duration;
 import dev.triage.OriginalResponse;
 import dev.triage.UpstreamException;
 import dev.triage.UpstreamResponseException;
+import dev.triage.engine.Call;
+import dev.triage.engine.CapturedBody;
+import dev.triage.engine.ClientRuntime;
+import dev.triage.engine.Engine;
 import dev.triage.policy.Rule;
+import feign.Request;
 import feign.Response;
 import feign.codec.ErrorDecoder;
 
@@ -33,6 +38,8 @@ import feign.codec.ErrorDecoder;
  */
 public final class TriageErrorDecoder implements ErrorDecoder {
 
+	private final Engine engine;
+
 	private final ClientRuntime runtime;
 
 	/**
@@ -40,20 +47,32 @@ public final class TriageErrorDecoder implements ErrorDecoder {
 	 * @param runtime the client's runtime
 	 */
 	public TriageErrorDecoder(ClientRuntime runtime) {
-		this.runtime = runtime;
+		this(new Engine(runtime));
+	}
+
+	/**
+	 * Create a decoder for one client.
+	 * @param engine the client's engine
+	 */
+	public TriageErrorDecoder(Engine engine) {
+		this.engine = engine;
+		this.runtime = engine.runtime();
 	}
 
 	@Override
 	public Exception decode(String methodKey, Response response) {
-		CallContext call = CallContext.current(this.runtime);
-		CapturedBody body = ResponseCapture.capture(response, this.runtime);
+		Call call = Call.current(this.runtime);
+		CapturedBody body = TriageClient.capture(response, this.runtime);
 		Rule rule = this.runtime.policy().forStatus(response.status(), body.errorType());
 		UpstreamResponseException failure = answered(call, response);
 		if (failure == null) {
 			int attempts = (call != null) ? call.attempts() : 1;
 			Duration elapsed = (call != null) ? Duration.ofNanos(call.elapsedNanos()) : Duration.ZERO;
-			failure = new UpstreamResponseException(ResponseCapture.toOriginal(this.runtime, methodKey, response, body,
-					attempts, elapsed, (call != null) ? call.lastChannel() : OriginalResponse.PRIMARY));
+			Request request = response.request();
+			failure = new UpstreamResponseException(this.engine.original(methodKey,
+					(request != null) ? request.httpMethod().name() : null, (request != null) ? request.url() : null,
+					response.status(), response.reason(), response.headers(), body, attempts, elapsed,
+					(call != null) ? call.lastChannel() : OriginalResponse.PRIMARY));
 		}
 		if (call != null) {
 			call.failed(failure, rule);
@@ -65,10 +84,10 @@ public final class TriageErrorDecoder implements ErrorDecoder {
 	}
 
 	/**
-	 * Return the outcome {@link TriageClient} already described for this attempt, so that the
-	 * {@code OriginalResponse} and its exception are built once per failed attempt.
+	 * Return the outcome the engine already described for this attempt, so that the {@code OriginalResponse}
+	 * and its exception are built once per failed attempt.
 	 */
-	private static UpstreamResponseException answered(CallContext call, Response response) {
+	private static UpstreamResponseException answered(Call call, Response response) {
 		UpstreamException answer = (call != null) ? call.lastAnswer() : null;
 		return (answer instanceof UpstreamResponseException known && known.response().status() == response.status())
 				? known : null;

@@ -16,8 +16,8 @@
 
 package dev.triage.metrics;
 
-import dev.triage.feign.ClientRuntime;
-import dev.triage.feign.ManagedClients;
+import dev.triage.engine.ClientRuntime;
+import dev.triage.engine.ManagedClients;
 import dev.triage.overload.Overload;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -24,7 +24,7 @@ import java.time.Duration;
 
 import dev.triage.TransportFailure;
 import dev.triage.actuate.TriageEndpoint;
-import dev.triage.feign.ManagedClients;
+import dev.triage.engine.ManagedClients;
 import dev.triage.metrics.TriageMetrics;
 import dev.triage.policy.BreakerOutcome;
 import dev.triage.policy.InvalidPolicyException;

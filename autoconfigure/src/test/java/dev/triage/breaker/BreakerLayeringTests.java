@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 
 import dev.triage.autoconfigure.TriageAutoConfiguration;
-import dev.triage.feign.ManagedClients;
+import dev.triage.engine.ManagedClients;
 import dev.triage.support.BootLine;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;

@@ -16,6 +16,7 @@
 
 package dev.triage.feign;
 
+import dev.triage.engine.ManagedClients;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.any;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;

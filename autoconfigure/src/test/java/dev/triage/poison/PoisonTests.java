@@ -39,7 +39,7 @@ import dev.triage.PoisonRequestEvent;
 import dev.triage.Refusal;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamUnavailableException;
-import dev.triage.feign.ManagedClients;
+import dev.triage.engine.ManagedClients;
 import dev.triage.support.LoopbackUpstream;
 import dev.triage.support.TestApplication;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -29,7 +29,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 import dev.triage.UpstreamException;
-import dev.triage.feign.ClientRuntime;
+import dev.triage.engine.ClientRuntime;
 import dev.triage.feign.DecisionPathBenchmark;
 import dev.triage.policy.PolicyTable;
 import feign.hc5.ApacheHttp5Client;

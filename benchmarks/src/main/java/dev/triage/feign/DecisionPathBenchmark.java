@@ -23,6 +23,9 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.triage.bench.Fixtures;
+import dev.triage.engine.Call;
+import dev.triage.engine.ClientRuntime;
+import dev.triage.engine.Engine;
 import feign.Client;
 import feign.Request;
 import feign.Response;
@@ -73,8 +76,8 @@ public class DecisionPathBenchmark {
 		this.failing = Fixtures.answering(503, Fixtures.JSON_404);
 		this.okRuntime = Fixtures.runtime(Fixtures.neverOpening());
 		this.failingRuntime = Fixtures.runtime(Fixtures.neverOpening());
-		this.triageOk = new TriageClient(this.ok, this.okRuntime);
-		this.triageFailing = new TriageClient(this.failing, this.failingRuntime);
+		this.triageOk = new TriageClient(this.ok, new Engine(this.okRuntime));
+		this.triageFailing = new TriageClient(this.failing, new Engine(this.failingRuntime));
 		this.decoder = new TriageErrorDecoder(this.failingRuntime);
 	}
 
@@ -91,7 +94,7 @@ public class DecisionPathBenchmark {
 	 */
 	@Benchmark
 	public int success2xx() throws IOException {
-		CallContext call = CallContext.open(this.okRuntime, METHOD_KEY);
+		Call call = Call.open(this.okRuntime, METHOD_KEY);
 		try {
 			return readAll(this.triageOk.execute(REQUEST, this.options));
 		}
@@ -114,7 +117,7 @@ public class DecisionPathBenchmark {
 	 */
 	@Benchmark
 	public Exception failed503() throws IOException {
-		CallContext call = CallContext.open(this.failingRuntime, METHOD_KEY);
+		Call call = Call.open(this.failingRuntime, METHOD_KEY);
 		try {
 			return this.decoder.decode(METHOD_KEY, this.triageFailing.execute(REQUEST, this.options));
 		}

@@ -22,42 +22,28 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.charset.Charset;
 
+import dev.triage.engine.CapturedBody;
 import feign.Response;
 
 /**
- * An error body read once, up to the cap, together with what Triage learnt from it. It travels from
- * {@link TriageClient} to {@link TriageErrorDecoder} inside the Feign response, so the body is read and
- * parsed once per attempt.
+ * An error body as the engine captured it, travelling from {@link TriageClient} to {@link TriageErrorDecoder}
+ * inside the Feign response, so the body is read and parsed once per attempt.
  */
-final class CapturedBody implements Response.Body {
+final class BufferedBody implements Response.Body {
 
-	private final byte[] bytes;
+	private final CapturedBody captured;
 
-	private final boolean truncated;
-
-	private final String errorType;
-
-	CapturedBody(byte[] bytes, boolean truncated, String errorType) {
-		this.bytes = bytes;
-		this.truncated = truncated;
-		this.errorType = errorType;
+	BufferedBody(CapturedBody captured) {
+		this.captured = captured;
 	}
 
-	byte[] bytes() {
-		return this.bytes;
-	}
-
-	boolean truncated() {
-		return this.truncated;
-	}
-
-	String errorType() {
-		return this.errorType;
+	CapturedBody captured() {
+		return this.captured;
 	}
 
 	@Override
 	public Integer length() {
-		return this.bytes.length;
+		return this.captured.bytes().length;
 	}
 
 	@Override
@@ -67,7 +53,7 @@ final class CapturedBody implements Response.Body {
 
 	@Override
 	public InputStream asInputStream() {
-		return new ByteArrayInputStream(this.bytes);
+		return new ByteArrayInputStream(this.captured.bytes());
 	}
 
 	@Override

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.triage.feign;
+package dev.triage.engine;
 
 import dev.triage.CallRecord;
 import dev.triage.CallObserver;

@@ -14,22 +14,24 @@
  * limitations under the License.
  */
 
-package dev.triage.feign;
+package dev.triage.engine;
+
+import java.util.function.Supplier;
 
 import dev.triage.OriginalResponse;
 import dev.triage.UpstreamException;
 import dev.triage.policy.RetryDecision;
 import dev.triage.policy.Rule;
-import feign.Request;
 
 /**
- * The state of one managed call, shared by the client, error decoder and retryer that Feign runs on the
- * calling thread. Opened and closed by {@link TriageMethodHandler}; a nested call (a fallback that calls
- * another client) gets its own context and restores the outer one when done.
+ * The state of one managed call, from its first attempt to its end, whatever kind of client makes it. Opened by
+ * the adapter where the caller's call starts, closed when it ends; the adapter's pieces that run on the calling
+ * thread for each attempt find it with {@link #current}. A nested call (a fallback that calls another client)
+ * gets its own and the outer one is back when it ends.
  */
-final class CallContext {
+public final class Call {
 
-	private static final ThreadLocal<CallContext> CURRENT = new ThreadLocal<>();
+	private static final ThreadLocal<Call> CURRENT = new ThreadLocal<>();
 
 	private final ClientRuntime runtime;
 
@@ -37,13 +39,17 @@ final class CallContext {
 
 	private final long startNanos = System.nanoTime();
 
-	private final CallContext outer;
+	private final Call outer;
+
+	private final AttemptAbort abort = new AttemptAbort();
 
 	private int tries;
 
 	private int attempts;
 
-	private Request lastRequest;
+	private String lastMethod;
+
+	private String lastUrl;
 
 	private UpstreamException lastFailure;
 
@@ -55,54 +61,67 @@ final class CallContext {
 
 	private boolean poisoned;
 
-	private final AttemptAbort abort = new AttemptAbort();
-
-	private java.util.function.Supplier<? extends UpstreamException> lastAnswer;
+	private Supplier<? extends UpstreamException> lastAnswer;
 
 	private String lastChannel = OriginalResponse.PRIMARY;
 
-	private CallContext(ClientRuntime runtime, String methodKey, CallContext outer) {
+	private Call(ClientRuntime runtime, String methodKey, Call outer) {
 		this.runtime = runtime;
 		this.methodKey = methodKey;
 		this.outer = outer;
 	}
 
-	static CallContext open(ClientRuntime runtime, String methodKey) {
-		CallContext context = new CallContext(runtime, methodKey, CURRENT.get());
-		CURRENT.set(context);
-		return context;
+	/**
+	 * Open a call on this thread.
+	 * @param runtime the client
+	 * @param methodKey the method key of the call
+	 * @return the call, to be closed when it ends
+	 */
+	public static Call open(ClientRuntime runtime, String methodKey) {
+		Call call = new Call(runtime, methodKey, CURRENT.get());
+		CURRENT.set(call);
+		return call;
 	}
 
 	/**
-	 * Return the context of the call running on this thread for a client.
+	 * Return the call running on this thread for a client.
 	 * @param runtime the client asking
-	 * @return the context, or {@code null} when no managed call of that client is running
+	 * @return the call, or {@code null} when no managed call of that client is running
 	 */
-	static CallContext current(ClientRuntime runtime) {
-		CallContext context = CURRENT.get();
-		return (context != null && context.runtime == runtime) ? context : null;
+	public static Call current(ClientRuntime runtime) {
+		Call call = CURRENT.get();
+		return (call != null && call.runtime == runtime) ? call : null;
 	}
 
 	/**
-	 * Return the context of the innermost managed call running on this thread, whatever its client.
+	 * Return the innermost managed call running on this thread, whatever its client.
+	 * @return the call, or {@code null}
 	 */
-	static CallContext innermost() {
+	public static Call innermost() {
 		return CURRENT.get();
 	}
 
-	AttemptAbort abort() {
+	/**
+	 * Return the hard bound of the current attempt.
+	 * @return the bound
+	 */
+	public AttemptAbort abort() {
 		return this.abort;
 	}
 
-	void close() {
+	/**
+	 * End the call: its attempt bound is disarmed and the outer call, if any, is current again.
+	 */
+	public void close() {
 		this.abort.cancel();
 		// Set back rather than removed when there is no outer call: the thread keeps its (empty) slot, and the
 		// next call on it does not allocate a new one.
 		CURRENT.set(this.outer);
 	}
 
-	int attemptStarted(Request request, String channelName) {
-		this.lastRequest = request;
+	int attemptStarted(String method, String url, String channelName) {
+		this.lastMethod = method;
+		this.lastUrl = url;
 		this.lastChannel = channelName;
 		this.tries++;
 		return ++this.attempts;
@@ -121,8 +140,9 @@ final class CallContext {
 
 	/**
 	 * Return whether the request turned out to be poison: no further attempt.
+	 * @return whether it is poison
 	 */
-	boolean poisoned() {
+	public boolean poisoned() {
 		return this.poisoned;
 	}
 
@@ -132,8 +152,9 @@ final class CallContext {
 
 	/**
 	 * Return the name of the channel of the last attempt.
+	 * @return the channel's name
 	 */
-	String lastChannel() {
+	public String lastChannel() {
 		return this.lastChannel;
 	}
 
@@ -144,35 +165,51 @@ final class CallContext {
 
 	/**
 	 * Return the attempts that reached the wire.
+	 * @return the attempts
 	 */
-	int attempts() {
+	public int attempts() {
 		return this.attempts;
 	}
 
 	/**
 	 * Return the attempts made, whether or not they reached the wire: what {@code max-attempts} counts.
+	 * @return the tries
 	 */
-	int tries() {
+	public int tries() {
 		return this.tries;
 	}
 
-	String methodKey() {
+	/**
+	 * Return the method key of the call.
+	 * @return the method key
+	 */
+	public String methodKey() {
 		return this.methodKey;
 	}
 
 	/**
 	 * Return the sanitized request line of the last attempt, {@code null} when none was made. Computed on
 	 * demand: only failed calls need it.
+	 * @return the request line
 	 */
-	String requestLine() {
-		return (this.lastRequest != null) ? Requests.requestLine(this.lastRequest) : null;
+	public String requestLine() {
+		return (this.lastMethod != null) ? Requests.requestLine(this.lastMethod, this.lastUrl) : null;
 	}
 
-	long elapsedNanos() {
+	/**
+	 * Return the time since the call started.
+	 * @return nanoseconds
+	 */
+	public long elapsedNanos() {
 		return System.nanoTime() - this.startNanos;
 	}
 
-	void failed(UpstreamException failure, Rule rule) {
+	/**
+	 * Remember the exception the adapter made of the last attempt's failure.
+	 * @param failure the exception
+	 * @param rule its rule
+	 */
+	public void failed(UpstreamException failure, Rule rule) {
 		this.lastFailure = failure;
 		this.lastRule = rule;
 	}
@@ -183,8 +220,9 @@ final class CallContext {
 
 	/**
 	 * Return why the last retry the rule allowed was not made, {@code null} if none was suppressed.
+	 * @return the reason
 	 */
-	RetryDecision.Suppression suppressed() {
+	public RetryDecision.Suppression suppressed() {
 		return this.suppressed;
 	}
 
@@ -192,23 +230,32 @@ final class CallContext {
 	 * Remember what the last attempt really ended in (a non-2xx answer or a transport failure), built only if
 	 * asked for.
 	 */
-	void answered(java.util.function.Supplier<? extends UpstreamException> answer, Rule rule) {
+	void answered(Supplier<? extends UpstreamException> answer, Rule rule) {
 		this.lastAnswer = answer;
 		this.lastRule = rule;
 	}
 
 	/**
 	 * Return what the last attempt really ended in, {@code null} when it succeeded or nothing was attempted.
+	 * @return the outcome as an exception
 	 */
-	UpstreamException lastAnswer() {
+	public UpstreamException lastAnswer() {
 		return (this.lastAnswer != null) ? this.lastAnswer.get() : null;
 	}
 
-	UpstreamException lastFailure() {
+	/**
+	 * Return the last failure the adapter reported.
+	 * @return the failure, {@code null} for none
+	 */
+	public UpstreamException lastFailure() {
 		return this.lastFailure;
 	}
 
-	Rule lastRule() {
+	/**
+	 * Return the rule of the last failed attempt.
+	 * @return the rule, {@code null} for none
+	 */
+	public Rule lastRule() {
 		return this.lastRule;
 	}
 

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.triage.feign;
+package dev.triage.engine;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -32,7 +32,7 @@ import dev.triage.policy.PolicyTable;
 import dev.triage.policy.RetryPlanner;
 
 /**
- * Everything the Feign layer of one managed client needs, resolved once at startup.
+ * Everything the engine and the adapters of one managed client needs, resolved once at startup.
  *
  * @param name the Feign client name
  * @param policy the resolved policy table
@@ -72,7 +72,7 @@ public record ClientRuntime(String name, PolicyTable policy, RetryPlanner planne
 	 * @param status the status
 	 * @return whether it is new
 	 */
-	boolean firstSighting(int status) {
+	public boolean firstSighting(int status) {
 		return this.unknownStatusesSeen.add(status);
 	}
 

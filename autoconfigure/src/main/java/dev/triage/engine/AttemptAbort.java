@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.triage.feign;
+package dev.triage.engine;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * body stream). A read timeout alone cannot do this: every byte of a trickled answer resets it. One shared
  * daemon thread schedules every bound; nothing waits on it.
  */
-final class AttemptAbort {
+public final class AttemptAbort {
 
 	private static final ScheduledThreadPoolExecutor SCHEDULER = scheduler();
 
@@ -60,7 +60,7 @@ final class AttemptAbort {
 	 * @param abortAtNanos when, on {@link System#nanoTime()}'s scale
 	 * @param configured the configured value that bound stands for (the deadline, or the attempt bound)
 	 */
-	void bound(long abortAtNanos, Duration configured) {
+	public void bound(long abortAtNanos, Duration configured) {
 		cancel();
 		this.fired = false;
 		this.abortAtNanos = abortAtNanos;
@@ -71,7 +71,7 @@ final class AttemptAbort {
 	 * Arm the bound set by {@link #bound}.
 	 * @param shutdown shuts the attempt's connection down
 	 */
-	void arm(Runnable shutdown) {
+	public void arm(Runnable shutdown) {
 		if (this.configured == null) {
 			return;
 		}
@@ -90,21 +90,21 @@ final class AttemptAbort {
 	/**
 	 * Return whether the bound passed and the connection was shut down.
 	 */
-	boolean fired() {
+	public boolean fired() {
 		return this.fired;
 	}
 
 	/**
 	 * Return the configured value of the bound that fired.
 	 */
-	Duration configured() {
+	public Duration configured() {
 		return this.configured;
 	}
 
 	/**
 	 * Disarm: the call is over, or the next attempt sets its own bound.
 	 */
-	void cancel() {
+	public void cancel() {
 		ScheduledFuture<?> pending = this.pending;
 		if (pending != null) {
 			pending.cancel(false);

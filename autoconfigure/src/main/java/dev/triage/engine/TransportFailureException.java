@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.triage.feign;
+package dev.triage.engine;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -22,30 +22,48 @@ import java.time.Duration;
 import dev.triage.TransportFailure;
 
 /**
- * An attempt's I/O failure, classified by {@link TriageClient}. Feign wraps it in a
- * {@link feign.RetryableException}; {@link TriageRetryer} unwraps it.
+ * An attempt's I/O failure, classified by the {@link Engine}; the adapters hand it to
+ * the engine's retry decision.
  */
-final class TransportFailureException extends IOException {
+public final class TransportFailureException extends IOException {
 
 	private final TransportFailure failure;
 
 	private final Duration configuredTimeout;
 
-	TransportFailureException(TransportFailure failure, Duration configuredTimeout, IOException cause) {
+	/**
+	 * Create the failure of an attempt.
+	 * @param failure its kind
+	 * @param configuredTimeout the timeout that fired, {@code null} for none
+	 * @param cause the client's exception
+	 */
+	public TransportFailureException(TransportFailure failure, Duration configuredTimeout, IOException cause) {
 		super(failure.key() + ": " + cause.getClass().getSimpleName(), cause);
 		this.failure = failure;
 		this.configuredTimeout = configuredTimeout;
 	}
 
-	TransportFailure failure() {
+	/**
+	 * Return the kind of failure.
+	 * @return the kind
+	 */
+	public TransportFailure failure() {
 		return this.failure;
 	}
 
-	Duration configuredTimeout() {
+	/**
+	 * Return the timeout that fired.
+	 * @return the configured value, {@code null} for none
+	 */
+	public Duration configuredTimeout() {
 		return this.configuredTimeout;
 	}
 
-	IOException io() {
+	/**
+	 * Return the client's own exception.
+	 * @return the cause
+	 */
+	public IOException io() {
 		return (IOException) getCause();
 	}
 

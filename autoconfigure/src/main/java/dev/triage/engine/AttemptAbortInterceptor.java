@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.triage.feign;
+package dev.triage.engine;
 
 import java.io.IOException;
 
@@ -39,7 +39,7 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 	@Override
 	public ClassicHttpResponse execute(ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain)
 			throws IOException, HttpException {
-		CallContext call = CallContext.innermost();
+		Call call = Call.innermost();
 		if (call != null) {
 			ExecRuntime runtime = scope.execRuntime;
 			call.abort().arm(() -> {

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.triage.feign;
+package dev.triage.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.Mockito.mock;
@@ -25,26 +25,26 @@ import org.junit.jupiter.api.Test;
  * A call made while another is running on the same thread (a fallback calling another client) has its own
  * context, and the outer one is back when it ends; after the outermost call nothing is left on the thread.
  */
-class CallContextTests {
+class CallTests {
 
 	@Test
 	void aNestedCallHasItsOwnContextAndTheOuterOneIsBackAfterIt() {
 		ClientRuntime billing = mock(ClientRuntime.class);
 		ClientRuntime inventory = mock(ClientRuntime.class);
 
-		CallContext outer = CallContext.open(billing, "BillingClient#invoices()");
-		CallContext inner = CallContext.open(inventory, "InventoryClient#item(String)");
-		assertThat(CallContext.current(inventory)).isSameAs(inner);
-		assertThat(CallContext.current(billing)).isNull();
-		assertThat(CallContext.innermost()).isSameAs(inner);
+		Call outer = Call.open(billing, "BillingClient#invoices()");
+		Call inner = Call.open(inventory, "InventoryClient#item(String)");
+		assertThat(Call.current(inventory)).isSameAs(inner);
+		assertThat(Call.current(billing)).isNull();
+		assertThat(Call.innermost()).isSameAs(inner);
 
 		inner.close();
-		assertThat(CallContext.current(billing)).isSameAs(outer);
-		assertThat(CallContext.current(inventory)).isNull();
+		assertThat(Call.current(billing)).isSameAs(outer);
+		assertThat(Call.current(inventory)).isNull();
 
 		outer.close();
-		assertThat(CallContext.innermost()).isNull();
-		assertThat(CallContext.current(billing)).isNull();
+		assertThat(Call.innermost()).isNull();
+		assertThat(Call.current(billing)).isNull();
 	}
 
 }

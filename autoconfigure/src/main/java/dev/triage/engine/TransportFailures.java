@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.triage.feign;
+package dev.triage.engine;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -25,13 +25,12 @@ import java.net.UnknownHostException;
 import java.time.Duration;
 
 import dev.triage.TransportFailure;
-import feign.Request;
 
 /**
  * Maps the I/O exceptions of Apache HttpClient 5 and the JDK to a {@link TransportFailure}, by type only.
  * HttpClient 5 types are matched by name so this works whichever Feign client is underneath.
  */
-final class TransportFailures {
+public final class TransportFailures {
 
 	private static final String POOL_TIMEOUT = "org.apache.hc.core5.http.ConnectionRequestTimeoutException";
 
@@ -44,7 +43,12 @@ final class TransportFailures {
 	private TransportFailures() {
 	}
 
-	static TransportFailure classify(IOException exception) {
+	/**
+	 * Return the kind of an attempt's I/O failure.
+	 * @param exception the failure
+	 * @return its kind
+	 */
+	public static TransportFailure classify(IOException exception) {
 		for (Throwable t = exception; t != null; t = (t.getCause() != t) ? t.getCause() : null) {
 			TransportFailure failure = classifyOne(t);
 			if (failure != null) {
@@ -79,10 +83,19 @@ final class TransportFailures {
 		return null;
 	}
 
-	static Duration configuredTimeout(TransportFailure failure, Request.Options options, Duration poolTimeout) {
+	/**
+	 * Return the configured value of the timeout that fired, {@code null} when the failure was no timeout.
+	 * @param failure the failure
+	 * @param connectTimeout the attempt's connect timeout, {@code null} when unknown
+	 * @param readTimeout the attempt's read timeout, {@code null} when unknown
+	 * @param poolTimeout the configured wait for a pooled connection, {@code null} when unknown
+	 * @return the configured timeout
+	 */
+	public static Duration configuredTimeout(TransportFailure failure, Duration connectTimeout, Duration readTimeout,
+			Duration poolTimeout) {
 		return switch (failure) {
-			case CONNECT_TIMEOUT -> (options != null) ? Duration.ofMillis(options.connectTimeoutMillis()) : null;
-			case READ_TIMEOUT -> (options != null) ? Duration.ofMillis(options.readTimeoutMillis()) : null;
+			case CONNECT_TIMEOUT -> connectTimeout;
+			case READ_TIMEOUT -> readTimeout;
 			case POOL_TIMEOUT -> poolTimeout;
 			default -> null;
 		};

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.triage.feign;
+package dev.triage.engine;
 
 import java.util.Collection;
 import java.util.List;
@@ -23,14 +23,14 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
-import feign.Request;
 
 /**
  * Sanitizing helpers: request lines without secrets, headers with sensitive values redacted.
  */
 public final class Requests {
 
-	static final String REDACTED = "[redacted]";
+	/** What a sensitive value is replaced with. */
+	public static final String REDACTED = "[redacted]";
 
 	private Requests() {
 	}
@@ -124,14 +124,23 @@ public final class Requests {
 		return -1;
 	}
 
-	static String requestLine(Request request) {
-		if (request == null) {
-			return "";
-		}
-		return request.httpMethod().name() + " " + sanitizeUrl(request.url());
+	/**
+	 * Return the sanitized request line.
+	 * @param method the HTTP method
+	 * @param url the URL
+	 * @return the method and the sanitized URL
+	 */
+	public static String requestLine(String method, String url) {
+		return method + " " + sanitizeUrl(url);
 	}
 
-	static Map<String, List<String>> redact(Map<String, Collection<String>> headers, Set<String> sensitive) {
+	/**
+	 * Return a copy of the headers, names case-insensitive, sensitive values redacted.
+	 * @param headers the headers
+	 * @param sensitive lower-case names of sensitive headers
+	 * @return the copy
+	 */
+	public static Map<String, List<String>> redact(Map<String, ? extends Collection<String>> headers, Set<String> sensitive) {
 		Map<String, List<String>> copy = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
 		if (headers == null) {
 			return copy;
@@ -145,7 +154,13 @@ public final class Requests {
 		return copy;
 	}
 
-	static String firstHeader(Map<String, ? extends Collection<String>> headers, String name) {
+	/**
+	 * Return the first value of a header, {@code null} when absent.
+	 * @param headers the headers
+	 * @param name the name, matched without case
+	 * @return the value
+	 */
+	public static String firstHeader(Map<String, ? extends Collection<String>> headers, String name) {
 		if (headers == null) {
 			return null;
 		}

@@ -14,49 +14,46 @@
  * limitations under the License.
  */
 
-package dev.triage.feign;
+package dev.triage.engine;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.time.Duration;
-import java.util.Optional;
+import java.util.Arrays;
 
-import dev.triage.OriginalResponse;
-import dev.triage.policy.RetryAfter;
-import feign.Response;
-import feign.Util;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 /**
- * Reads an error response into a {@link CapturedBody} without ever buffering more than the cap, and turns it
- * into an {@link OriginalResponse}.
+ * Reads an error body into a {@link CapturedBody} without ever buffering more than the cap. Closing the body is
+ * the adapter's business.
  */
-final class ResponseCapture {
+public final class BodyCapture {
 
-	private static final Log logger = LogFactory.getLog(ResponseCapture.class);
+	private static final Log logger = LogFactory.getLog(BodyCapture.class);
 
 	private static final boolean HC5_PRESENT = isPresent("org.apache.hc.core5.http.io.EofSensorInputStream");
 
-	private ResponseCapture() {
+	private BodyCapture() {
 	}
 
-	static CapturedBody capture(Response response, ClientRuntime runtime) {
-		Response.Body body = response.body();
-		if (body instanceof CapturedBody captured) {
-			return captured;
-		}
-		if (body == null) {
-			return new CapturedBody(new byte[0], false, null);
+	/**
+	 * Read an error body up to the client's cap.
+	 * @param in the body's stream, {@code null} for none
+	 * @param declared the declared length, {@code null} when unknown
+	 * @param runtime the client
+	 * @param status the answer's status, for the log
+	 * @return what was read
+	 */
+	public static CapturedBody capture(InputStream in, Integer declared, ClientRuntime runtime, int status) {
+		if (in == null) {
+			return CapturedBody.EMPTY;
 		}
 		int cap = runtime.maxBodyBytes();
 		// Sized by the declared length when there is one (an error body is usually small), grown when more comes.
-		Integer declared = body.length();
 		byte[] buffer = new byte[(declared != null && declared >= 0) ? Math.min(declared, cap) : Math.min(cap, 1024)];
 		int read = 0;
 		boolean truncated = false;
 		try {
-			InputStream in = body.asInputStream();
 			while (true) {
 				if (read == buffer.length) {
 					int next = in.read();
@@ -84,13 +81,10 @@ final class ResponseCapture {
 		catch (IOException | RuntimeException ex) {
 			// The body broke off: keep what arrived, and say that it is not all of it.
 			truncated = true;
-			logger.debug("The error body of " + runtime.name() + " (HTTP " + response.status() + ") broke off after "
-					+ read + " bytes", ex);
+			logger.debug("The error body of " + runtime.name() + " (HTTP " + status + ") broke off after " + read
+					+ " bytes", ex);
 		}
-		finally {
-			Util.ensureClosed(body);
-		}
-		byte[] bytes = (read == buffer.length) ? buffer : java.util.Arrays.copyOf(buffer, read);
+		byte[] bytes = (read == buffer.length) ? buffer : Arrays.copyOf(buffer, read);
 		return new CapturedBody(bytes, truncated, runtime.errorTypes().extract(bytes));
 	}
 
@@ -98,26 +92,12 @@ final class ResponseCapture {
 	 * Return a full buffer doubled, up to the cap.
 	 */
 	private static byte[] grow(byte[] buffer, int cap) {
-		return java.util.Arrays.copyOf(buffer, Math.min(cap, Math.max(1024, buffer.length * 2)));
-	}
-
-	static OriginalResponse toOriginal(ClientRuntime runtime, String methodKey, Response response,
-			CapturedBody body, int attempts, Duration elapsed, String channel) {
-		String retryAfterHeader = Requests.firstHeader(response.headers(), "Retry-After");
-		Optional<Duration> retryAfter = RetryAfter.parse(retryAfterHeader, runtime.clock());
-		if (retryAfterHeader != null && retryAfter.isEmpty()) {
-			logger.debug("Ignoring malformed Retry-After from " + runtime.name() + ": not seconds or an HTTP-date");
-		}
-		String httpMethod = (response.request() != null) ? response.request().httpMethod().name() : "";
-		String url = (response.request() != null) ? Requests.sanitizeUrl(response.request().url()) : "";
-		return new OriginalResponse(runtime.name(), methodKey, httpMethod, url, response.status(), response.reason(),
-				Requests.redact(response.headers(), runtime.sensitiveHeaders()), body.bytes(), body.truncated(),
-				body.errorType(), retryAfter, attempts, elapsed, channel);
+		return Arrays.copyOf(buffer, Math.min(cap, Math.max(1024, buffer.length * 2)));
 	}
 
 	private static boolean isPresent(String className) {
 		try {
-			Class.forName(className, false, ResponseCapture.class.getClassLoader());
+			Class.forName(className, false, BodyCapture.class.getClassLoader());
 			return true;
 		}
 		catch (ClassNotFoundException | LinkageError ex) {
@@ -132,6 +112,7 @@ final class ResponseCapture {
 
 		static void abort(InputStream in) throws IOException {
 			// Closing normally would drain the rest of a huge body; dropping the connection reads nothing more.
+			// The stream may be wrapped by the client (Spring's request factories wrap HttpClient 5's entity).
 			if (in instanceof org.apache.hc.core5.http.io.EofSensorInputStream eof) {
 				eof.abort();
 			}

@@ -14,7 +14,7 @@
  * limitations under the License.
  */
 
-package dev.triage.feign;
+package dev.triage.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -25,12 +25,10 @@ import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 
 import javax.net.ssl.SSLHandshakeException;
 
 import dev.triage.TransportFailure;
-import feign.Request;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.HttpHostConnectException;
 import org.apache.hc.core5.http.ConnectionClosedException;
@@ -64,14 +62,15 @@ class TransportFailuresTests {
 
 	@Test
 	void configuredTimeoutIsTheOneThatFired() {
-		Request.Options options = new Request.Options(300, TimeUnit.MILLISECONDS, 2, TimeUnit.SECONDS, true);
+		Duration connect = Duration.ofMillis(300);
+		Duration read = Duration.ofSeconds(2);
 		Duration pool = Duration.ofSeconds(3);
-		assertThat(TransportFailures.configuredTimeout(TransportFailure.CONNECT_TIMEOUT, options, pool))
+		assertThat(TransportFailures.configuredTimeout(TransportFailure.CONNECT_TIMEOUT, connect, read, pool))
 			.isEqualTo(Duration.ofMillis(300));
-		assertThat(TransportFailures.configuredTimeout(TransportFailure.READ_TIMEOUT, options, pool))
+		assertThat(TransportFailures.configuredTimeout(TransportFailure.READ_TIMEOUT, connect, read, pool))
 			.isEqualTo(Duration.ofSeconds(2));
-		assertThat(TransportFailures.configuredTimeout(TransportFailure.POOL_TIMEOUT, options, pool)).isEqualTo(pool);
-		assertThat(TransportFailures.configuredTimeout(TransportFailure.CONNECTION_RESET, options, pool)).isNull();
+		assertThat(TransportFailures.configuredTimeout(TransportFailure.POOL_TIMEOUT, connect, read, pool)).isEqualTo(pool);
+		assertThat(TransportFailures.configuredTimeout(TransportFailure.CONNECTION_RESET, connect, read, pool)).isNull();
 	}
 
 	private static TransportFailure classify(IOException exception) {

@@ -14,18 +14,18 @@
  * limitations under the License.
  */
 
-package dev.triage.feign;
+package dev.triage.engine;
 
 import java.io.IOException;
 
 import dev.triage.Refusal;
 
 /**
- * Triage refused an attempt before it reached the wire. Thrown as an {@link IOException} so that Feign hands
- * it to the retryer, which ends the call with the last real outcome or an
+ * Triage refused an attempt before it reached the wire. Thrown as an {@link IOException} so that a client's
+ * retry loop (Feign's) hands it to the retry decision, which ends the call with the last real outcome or an
  * {@link dev.triage.UpstreamUnavailableException}. Carries no stack trace: refusing must stay cheap.
  */
-final class RefusedException extends IOException {
+public final class RefusedException extends IOException {
 
 	private final Refusal refusal;
 
@@ -34,7 +34,11 @@ final class RefusedException extends IOException {
 		this.refusal = refusal;
 	}
 
-	Refusal refusal() {
+	/**
+	 * Return why the attempt was refused.
+	 * @return the reason
+	 */
+	public Refusal refusal() {
 		return this.refusal;
 	}
 

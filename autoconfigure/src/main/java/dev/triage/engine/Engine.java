@@ -1,0 +1,592 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.triage.engine;
+
+import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+import dev.triage.CallOutcome;
+import dev.triage.CallRecord;
+import dev.triage.FailureClass;
+import dev.triage.OriginalResponse;
+import dev.triage.Refusal;
+import dev.triage.TransportFailure;
+import dev.triage.TriageFallback;
+import dev.triage.UpstreamException;
+import dev.triage.UpstreamResponseException;
+import dev.triage.UpstreamTransportException;
+import dev.triage.UpstreamUnavailableException;
+import dev.triage.channel.Channel;
+import dev.triage.channel.Channels;
+import dev.triage.policy.BreakerOutcome;
+import dev.triage.policy.HttpStatuses;
+import dev.triage.policy.PolicyKey;
+import dev.triage.policy.RetryAfter;
+import dev.triage.policy.RetryDecision;
+import dev.triage.policy.Rule;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+/**
+ * A managed call's whole life for one client, whatever kind of client makes it: admission of each attempt
+ * through the {@link Protections} (poison, channel and breaker, pause, throttle, rate limit, budget), what an
+ * attempt ended in (classified by its rule, recorded), the retry decision and its wait, the attempt bounds, and
+ * the call's end (the fallback decision and the report). No HTTP client types: an adapter (Feign's, the HTTP
+ * service clients') translates its client's request, response and hooks to these steps and back.
+ * <p>
+ * An attempt: {@link #begin} (may refuse), then exactly one of {@link #failed}, {@link #responded} or
+ * {@link #succeeded} (whose {@link Settlement} reports the end of a 2xx body). Between attempts:
+ * {@link #decide} and {@link #await}. At the end: {@link #fail} or {@link #report}.
+ */
+public final class Engine {
+
+	private static final Log logger = LogFactory.getLog(Engine.class);
+
+	private final ClientRuntime runtime;
+
+	private final Protection[] protections;
+
+	/**
+	 * Create the engine of one client.
+	 * @param runtime the client's runtime
+	 */
+	public Engine(ClientRuntime runtime) {
+		this.runtime = runtime;
+		this.protections = Protections.of(runtime);
+	}
+
+	/**
+	 * Return the client's runtime.
+	 * @return the runtime
+	 */
+	public ClientRuntime runtime() {
+		return this.runtime;
+	}
+
+	// ---- one attempt
+
+	/**
+	 * Admit an attempt: every protection, in order, may refuse it; a refusal reaches no wire, is counted, and
+	 * gives back what the protections before it took.
+	 * @param call the call
+	 * @param method the HTTP method
+	 * @param url the request URL as built for the primary channel
+	 * @param primaryBase the primary's base URL, {@code null} when unknown
+	 * @param body the request body, {@code null} for none
+	 * @return the attempt, whose {@link Attempt#url()} is on its channel
+	 * @throws RefusedException when a protection refused it
+	 */
+	public Attempt begin(Call call, String method, String url, String primaryBase, byte[] body)
+			throws RefusedException {
+		Attempt attempt = new Attempt(call, method, url, body);
+		Protection[] all = this.protections;
+		for (int i = 0; i < all.length; i++) {
+			RefusedException refused = all[i].before(attempt);
+			if (refused != null) {
+				for (int j = i - 1; j >= 0; j--) {
+					all[j].refused(attempt);
+				}
+				this.runtime.observer().onRefusal(this.runtime.name(), refused.refusal());
+				throw refused;
+			}
+		}
+		attempt.sentUrl = attempt.channel.rewrite(url, primaryBase);
+		attempt.number = call.attemptStarted(method, attempt.sentUrl, attempt.channel.name());
+		attempt.startNanos = System.nanoTime();
+		return attempt;
+	}
+
+	/**
+	 * The attempt got no answer: classify the failure, record it as its rule says.
+	 * @param attempt the attempt
+	 * @param ex what the client threw
+	 * @param connectTimeout the attempt's connect timeout, {@code null} when unknown
+	 * @param readTimeout the attempt's read timeout, {@code null} when unknown
+	 * @return the classified failure, for the adapter to hand to the retry decision
+	 */
+	public TransportFailureException failed(Attempt attempt, IOException ex, Duration connectTimeout,
+			Duration readTimeout) {
+		long duration = System.nanoTime() - attempt.startNanos;
+		Call call = attempt.call;
+		boolean cut = call.abort().fired();
+		TransportFailure failure = cut ? TransportFailure.READ_TIMEOUT : TransportFailures.classify(ex);
+		boolean reached = failure != TransportFailure.POOL_TIMEOUT;
+		if (!reached) {
+			call.attemptNotSent();
+		}
+		Duration timeout = cut ? call.abort().configured()
+				: TransportFailures.configuredTimeout(failure, connectTimeout, readTimeout, this.runtime.poolTimeout());
+		return transport(attempt, failure, timeout, ex, reached ? attempt.number : attempt.number - 1, duration, true);
+	}
+
+	private TransportFailureException transport(Attempt attempt, TransportFailure failure, Duration timeout,
+			IOException ex, int attemptsSent, long duration, boolean answeredNow) {
+		Rule rule = this.runtime.policy().forTransport(failure);
+		Supplier<UpstreamException> answer = Outcome.once(() -> new UpstreamTransportException(this.runtime.name(),
+				attempt.call.methodKey(), attempt.requestLine(), failure, timeout, attemptsSent, ex));
+		Outcome outcome = Outcome.transport(failure, rule, duration, answer);
+		settle(attempt, outcome, answeredNow);
+		attempt.call.answered(answer, rule);
+		return new TransportFailureException(failure, timeout, ex);
+	}
+
+	/**
+	 * The client threw something that is not an I/O failure while sending: nothing to learn about the
+	 * upstream, the breaker's permit is given back.
+	 * @param attempt the attempt
+	 */
+	public void interrupted(Attempt attempt) {
+		attempt.channel.breaker().record(BreakerOutcome.IGNORE, System.nanoTime() - attempt.startNanos, null);
+	}
+
+	/**
+	 * The attempt got a non-2xx answer: classify it by status and error type, record it as its rule says.
+	 * @param attempt the attempt
+	 * @param status the status
+	 * @param reason the reason phrase, {@code null} for none
+	 * @param headers the response headers
+	 * @param body the captured error body; {@code null} when the caller takes the response itself (the status
+	 * alone decides, nothing is read)
+	 * @return the answer: its rule and the exception that describes it
+	 */
+	public Answer responded(Attempt attempt, int status, String reason, Map<String, ? extends Collection<String>> headers,
+			CapturedBody body) {
+		long duration = System.nanoTime() - attempt.startNanos;
+		boolean raw = body == null;
+		CapturedBody captured = raw ? CapturedBody.EMPTY : body;
+		Rule rule = this.runtime.policy().forStatus(status, captured.errorType());
+		if (!raw && this.runtime.policy().keyFor(status).kind() == PolicyKey.Kind.UNKNOWN_STATUS
+				&& this.runtime.firstSighting(status)) {
+			logger.warn("Triage: client '" + this.runtime.name() + "' received non-standard HTTP status " + status
+					+ " for the first time; it is handled by the 'unknown-status' rule");
+		}
+		Call call = attempt.call;
+		// Built once, when first asked (the breaker, for a failure; the adapter; a poison event), with the call's
+		// elapsed time then: it is the OriginalResponse callers and fallbacks get.
+		Supplier<OriginalResponse> response = Outcome.once(() -> original(call.methodKey(), attempt.method,
+				attempt.sentUrl, status, reason, headers, captured, attempt.number,
+				Duration.ofNanos(raw ? duration : call.elapsedNanos()), attempt.channel.name()));
+		Supplier<UpstreamException> answer = Outcome.once(() -> new UpstreamResponseException(response.get()));
+		Outcome outcome = Outcome.response(status, rule, duration, Requests.firstHeader(headers, "Retry-After"), raw,
+				response, answer);
+		settle(attempt, outcome, true);
+		if (!raw) {
+			call.answered(answer, rule);
+		}
+		return new Answer(rule, answer);
+	}
+
+	/**
+	 * The attempt got a 2xx answer.
+	 * @param attempt the attempt
+	 * @param status the status
+	 * @param bodyFollows whether a body is still to be read: the attempt is over only when it has arrived
+	 * @return how the body ends, {@code null} when nothing follows
+	 */
+	public Settlement succeeded(Attempt attempt, int status, boolean bodyFollows) {
+		attempt.call.answered(null, null);
+		Protection[] all = this.protections;
+		Outcome headers = Outcome.success(status, System.nanoTime() - attempt.startNanos);
+		for (Protection protection : all) {
+			protection.answered(attempt, headers);
+		}
+		if (!bodyFollows) {
+			for (Protection protection : all) {
+				protection.settled(attempt, headers);
+			}
+			return null;
+		}
+		return new Settlement(attempt, status);
+	}
+
+	private void settle(Attempt attempt, Outcome outcome, boolean answeredNow) {
+		Protection[] all = this.protections;
+		if (answeredNow) {
+			for (Protection protection : all) {
+				protection.answered(attempt, outcome);
+			}
+		}
+		for (Protection protection : all) {
+			protection.settled(attempt, outcome);
+		}
+	}
+
+	/**
+	 * Build what the upstream said, as callers and fallbacks get it.
+	 * @param methodKey the method key
+	 * @param method the HTTP method
+	 * @param url the URL the request went to
+	 * @param status the status
+	 * @param reason the reason phrase
+	 * @param headers the response headers (redacted here)
+	 * @param body the captured body
+	 * @param attempts the attempts that reached the wire
+	 * @param elapsed the call's time so far
+	 * @param channel the channel that answered
+	 * @return the response
+	 */
+	public OriginalResponse original(String methodKey, String method, String url, int status, String reason,
+			Map<String, ? extends Collection<String>> headers, CapturedBody body, int attempts, Duration elapsed,
+			String channel) {
+		String retryAfterHeader = Requests.firstHeader(headers, "Retry-After");
+		Optional<Duration> retryAfter = RetryAfter.parse(retryAfterHeader, this.runtime.clock());
+		if (retryAfterHeader != null && retryAfter.isEmpty()) {
+			logger.debug("Ignoring malformed Retry-After from " + this.runtime.name()
+					+ ": not seconds or an HTTP-date");
+		}
+		return new OriginalResponse(this.runtime.name(), methodKey, (method != null) ? method : "",
+				(url != null) ? Requests.sanitizeUrl(url) : "", status, reason,
+				Requests.redact(headers, this.runtime.sensitiveHeaders()), body.bytes(), body.truncated(),
+				body.errorType(), retryAfter, attempts, elapsed, channel);
+	}
+
+	/**
+	 * The rule and the described outcome of a non-2xx attempt.
+	 *
+	 * @param rule the rule
+	 * @param answer the outcome as the caller would get it, built when first asked
+	 */
+	public record Answer(Rule rule, Supplier<UpstreamException> answer) {
+
+		/**
+		 * Return the outcome as an exception.
+		 * @return the exception
+		 */
+		public UpstreamResponseException exception() {
+			return (UpstreamResponseException) this.answer.get();
+		}
+
+	}
+
+	/**
+	 * How the body of a 2xx settles the attempt: completed, a success for the breaker; broken off (or cut by the
+	 * attempt's bound), a transport failure recorded as its rule says. The adapter reports exactly one of the two.
+	 */
+	public final class Settlement {
+
+		private final Attempt attempt;
+
+		private final int status;
+
+		Settlement(Attempt attempt, int status) {
+			this.attempt = attempt;
+			this.status = status;
+		}
+
+		/**
+		 * The body arrived whole (or the caller closed it).
+		 */
+		public void completed() {
+			Outcome outcome = Outcome.success(this.status, System.nanoTime() - this.attempt.startNanos);
+			for (Protection protection : Engine.this.protections) {
+				protection.settled(this.attempt, outcome);
+			}
+		}
+
+		/**
+		 * Reading the body failed.
+		 * @param ex the failure
+		 * @param connectTimeout the attempt's connect timeout, {@code null} when unknown
+		 * @param readTimeout the attempt's read timeout, {@code null} when unknown
+		 * @return the classified failure
+		 */
+		public TransportFailureException failed(IOException ex, Duration connectTimeout, Duration readTimeout) {
+			long duration = System.nanoTime() - this.attempt.startNanos;
+			Call call = this.attempt.call;
+			boolean cut = call.abort().fired();
+			// A body that breaks off after the status line is a connection reset, whatever exception the client
+			// chose for it, unless the read timed out.
+			TransportFailure failure = cut ? TransportFailure.READ_TIMEOUT : TransportFailures.classify(ex);
+			if (failure != TransportFailure.READ_TIMEOUT) {
+				failure = TransportFailure.CONNECTION_RESET;
+			}
+			Duration timeout = cut ? call.abort().configured()
+					: TransportFailures.configuredTimeout(failure, connectTimeout, readTimeout,
+							Engine.this.runtime.poolTimeout());
+			return transport(this.attempt, failure, timeout, ex, this.attempt.number, duration, false);
+		}
+
+	}
+
+	// ---- time
+
+	/**
+	 * Return the read timeout of the next attempt: no longer than what is left of the call's deadline.
+	 * @param call the call
+	 * @param readTimeoutMillis the configured read timeout
+	 * @return the read timeout to use, at least 1 ms
+	 */
+	public long readTimeoutWithinDeadline(Call call, long readTimeoutMillis) {
+		Duration deadline = this.runtime.deadline();
+		if (deadline == null) {
+			return readTimeoutMillis;
+		}
+		long left = deadline.toMillis() - Duration.ofNanos(call.elapsedNanos()).toMillis();
+		return (left >= readTimeoutMillis) ? readTimeoutMillis : Math.max(1, left);
+	}
+
+	/**
+	 * Set the hard bound of the next attempt: the call's deadline, and, for answers a decoder reads, three read
+	 * timeouts after the connect timeout (a trickled answer resets the read timeout with every byte). Armed by the
+	 * HTTP client when it supports it (Apache HttpClient 5).
+	 * @param call the call
+	 * @param connectTimeoutMillis the attempt's connect timeout, negative when unknown
+	 * @param readTimeoutMillis the attempt's read timeout, negative when unknown
+	 * @param bodyRead whether a decoder reads the body within the call
+	 */
+	public void bound(Call call, long connectTimeoutMillis, long readTimeoutMillis, boolean bodyRead) {
+		long now = System.nanoTime();
+		long at = Long.MAX_VALUE;
+		Duration configured = null;
+		Duration deadline = this.runtime.deadline();
+		if (deadline != null) {
+			at = now - call.elapsedNanos() + deadline.toNanos();
+			configured = deadline;
+		}
+		if (bodyRead && readTimeoutMillis >= 0 && connectTimeoutMillis >= 0) {
+			Duration attemptBound = Duration.ofMillis(connectTimeoutMillis + 3L * readTimeoutMillis);
+			if (now + attemptBound.toNanos() < at) {
+				at = now + attemptBound.toNanos();
+				configured = attemptBound;
+			}
+		}
+		call.abort().bound(at, configured);
+	}
+
+	// ---- between attempts
+
+	/**
+	 * Decide whether the rule allows another attempt, and where it goes. Seed 001: "retries fix jitter,
+	 * switching fixes faults" (重试解决抖动，切换解决故障): an outcome that says the channel is down moves the
+	 * next attempt, at once, to the next channel that could take it; without one it is an ordinary retry. A retry
+	 * the rule allows is still suppressed for a poison request, an open breaker or an empty budget.
+	 * @param call the call, {@code null} when the adapter has none (then the first channel)
+	 * @param rule the rule of the failed attempt
+	 * @param tries the attempts made so far
+	 * @param idempotent whether the request may be repeated
+	 * @param retryAfter the server's {@code Retry-After}, if any
+	 * @param elapsed the call's time so far
+	 * @return the decision
+	 */
+	public RetryDecision decide(Call call, Rule rule, int tries, boolean idempotent, Optional<Duration> retryAfter,
+			Duration elapsed) {
+		Channels channels = this.runtime.channels();
+		int current = (call != null) ? call.channel() : 0;
+		int failover = (rule.failover() && channels.hasAlternatives()) ? channels.nextAvailableAfter(current) : -1;
+		RetryDecision decision = this.runtime.planner()
+			.decide(rule, tries, idempotent, retryAfter, elapsed, this.runtime.deadline(), failover >= 0);
+		int next = (failover >= 0) ? failover : current;
+		if (decision.retry() && call != null && call.poisoned()) {
+			decision = RetryDecision.suppressed(RetryDecision.Suppression.POISON);
+		}
+		else if (decision.retry() && channels.get(next).breaker().isOpen()) {
+			decision = RetryDecision.suppressed(RetryDecision.Suppression.BREAKER_OPEN);
+		}
+		else if (decision.retry() && !this.runtime.overload().budget().tryRetry()) {
+			decision = RetryDecision.suppressed(RetryDecision.Suppression.BUDGET);
+		}
+		if (decision.retry() && call != null) {
+			call.channel(next);
+		}
+		this.runtime.observer().onRetryDecision(this.runtime.name(), decision);
+		if (call != null && decision.suppressed() != null) {
+			call.suppressed(decision.suppressed());
+		}
+		return decision;
+	}
+
+	/**
+	 * Return whether a request may be repeated: its method is idempotent, or it carries an
+	 * {@code Idempotency-Key}.
+	 * @param method the HTTP method
+	 * @param headers the request headers
+	 * @return whether it is idempotent
+	 */
+	public boolean isIdempotent(String method, Map<String, ? extends Collection<String>> headers) {
+		return this.runtime.planner().isIdempotent(method, Requests.firstHeader(headers, "Idempotency-Key") != null);
+	}
+
+	/**
+	 * Wait before the next attempt.
+	 * @param decision the decision to retry
+	 * @param failure thrown instead when the wait is interrupted
+	 */
+	public void await(RetryDecision decision, RuntimeException failure) {
+		Duration wait = decision.delay();
+		if (wait.isZero()) {
+			return;
+		}
+		try {
+			Thread.sleep(wait.toMillis());
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw failure;
+		}
+	}
+
+	/**
+	 * A retry (or first attempt) was refused: a refused retry ends the call with what really happened on the
+	 * last attempt that reached the wire; a refused first attempt with {@link UpstreamUnavailableException}.
+	 * @param call the call, {@code null} when the adapter has none
+	 * @param cause the refusal
+	 * @return what the call ends with
+	 */
+	public UpstreamException refused(Call call, RefusedException cause) {
+		UpstreamException last = (call != null) ? call.lastFailure() : null;
+		if (last != null) {
+			RetryDecision.Suppression reason = RetryDecision.Suppression.valueOf(cause.refusal().name());
+			this.runtime.observer().onRetryDecision(this.runtime.name(), RetryDecision.suppressed(reason));
+			call.suppressed(reason);
+			return last;
+		}
+		return new UpstreamUnavailableException(this.runtime.name(), (call != null) ? call.methodKey() : "",
+				cause.refusal(), cause.getMessage(), (call != null) ? call.attempts() : 0);
+	}
+
+	// ---- the call's end
+
+	/**
+	 * While every channel's breaker is open, refuse at once, before the adapter builds a request, an exception
+	 * with a stack trace and a retry sequence for it: refusing must stay cheap while an upstream is down. An open
+	 * breaker whose wait is over is asked for a permit (that is what moves it to half-open), and the permit is
+	 * given back: the attempt itself takes it again.
+	 * @param methodKey the method key of the call
+	 * @return the refusal, {@code null} when a channel may take the call
+	 */
+	public UpstreamUnavailableException refuseEarly(String methodKey) {
+		Channels channels = this.runtime.channels();
+		for (Channel channel : channels.all()) {
+			if (!channel.breaker().isOpen()) {
+				return null;
+			}
+		}
+		for (Channel channel : channels.all()) {
+			if (channel.breaker().tryAcquire()) {
+				channel.breaker().record(BreakerOutcome.IGNORE, 0, null);
+				return null;
+			}
+		}
+		this.runtime.observer().onRefusal(this.runtime.name(), Refusal.BREAKER_OPEN);
+		return new UpstreamUnavailableException(this.runtime.name(), methodKey, Refusal.BREAKER_OPEN,
+				"circuit breaker of '" + this.runtime.name() + "' is " + channels.primary().breaker().state(), 0);
+	}
+
+	/**
+	 * The call failed: report it, and hand what actually happened to the fallback, {@code (exception, null)} or
+	 * {@code (null, response)}; the fallback's answer is reported as {@code fallback}, never as a success.
+	 * @param call the call
+	 * @param failure what happened
+	 * @param toThrow what the caller gets without a fallback (a user's own error decoder may have chosen it)
+	 * @param method the service interface's method, invoked on the fallback's answer
+	 * @param argv the call's arguments
+	 * @return the fallback's answer
+	 * @throws Throwable {@code toThrow}, or what the fallback threw
+	 */
+	public Object fail(Call call, UpstreamException failure, RuntimeException toThrow, Method method, Object[] argv)
+			throws Throwable {
+		Rule rule = (failure instanceof UpstreamUnavailableException) ? null : call.lastRule();
+		TriageFallback<?> fallback = this.runtime.fallback();
+		// A refusal has no rule: an open breaker is always worth an alert; a client holding itself back
+		// (pause, throttle, rate limit, poison) is working as designed, and its meters show it.
+		boolean alert = (rule != null) ? rule.alert()
+				: !(failure instanceof UpstreamUnavailableException refused) || refused.refusal() == Refusal.BREAKER_OPEN;
+		CallOutcome failed = (failure instanceof UpstreamUnavailableException) ? CallOutcome.SHORT_CIRCUITED
+				: CallOutcome.FAILURE;
+		if (fallback == null || method == null || (rule != null && !rule.fallback())) {
+			report(call, failed, toThrow, failure, alert);
+			throw toThrow;
+		}
+		Object answer;
+		try {
+			Object target = (failure instanceof UpstreamResponseException response)
+					? fallback.create(null, response.response()) : fallback.create(failure, null);
+			answer = invokeFallback(target, method, argv);
+		}
+		catch (Throwable declined) {
+			// The fallback chose to fail: the call failed, whatever it threw.
+			report(call, failed, toThrow, failure, alert);
+			throw declined;
+		}
+		report(call, CallOutcome.FALLBACK, toThrow, failure, alert);
+		return answer;
+	}
+
+	private Object invokeFallback(Object answer, Method method, Object[] argv) throws Throwable {
+		if (answer == null) {
+			throw new IllegalStateException("TriageFallback for '" + this.runtime.name() + "' returned null");
+		}
+		try {
+			return method.invoke(answer, argv);
+		}
+		catch (InvocationTargetException ex) {
+			throw ex.getCause();
+		}
+	}
+
+	/**
+	 * Tell the observers how a call ended.
+	 * @param call the call
+	 * @param outcome its outcome
+	 * @param failure what the caller got thrown, {@code null} for none
+	 * @param described what happened, as Triage describes it, {@code null} when not the upstream's doing
+	 * @param alert whether it is alert-worthy
+	 */
+	public void report(Call call, CallOutcome outcome, RuntimeException failure, UpstreamException described,
+			boolean alert) {
+		FailureClass failureClass = FailureClass.NONE;
+		String code = "none";
+		if (described instanceof UpstreamResponseException response) {
+			int status = response.response().status();
+			failureClass = failureClass(status);
+			code = Integer.toString(status);
+		}
+		else if (described instanceof UpstreamTransportException transport) {
+			failureClass = FailureClass.TRANSPORT;
+			code = transport.failure().key();
+		}
+		else if (described instanceof UpstreamUnavailableException refused) {
+			failureClass = FailureClass.REFUSED;
+			code = refused.refusal().tag();
+		}
+		else if (failure != null) {
+			failureClass = FailureClass.LOCAL;
+			code = "exception";
+		}
+		this.runtime.observer()
+			.onCall(new CallRecord(this.runtime.name(), call.methodKey(), (failure != null) ? call.requestLine() : null,
+					outcome, failureClass, code, call.attempts(), alert, Duration.ofNanos(call.elapsedNanos()),
+					(described != null) ? described : (failure instanceof UpstreamException upstream) ? upstream : null,
+					call.suppressed(), this.runtime.channels().hasAlternatives() ? call.lastChannel() : null));
+	}
+
+	/**
+	 * Return the bounded class of a status: its class when IANA-registered, else {@code nonstandard}.
+	 * @param status the status
+	 * @return the class
+	 */
+	public static FailureClass failureClass(int status) {
+		return FailureClass.ofStatus(status, HttpStatuses.isRegistered(status));
+	}
+
+}
