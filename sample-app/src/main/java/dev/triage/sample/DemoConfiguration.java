@@ -19,7 +19,7 @@ package dev.triage.sample;
 import java.io.IOException;
 import java.time.Duration;
 
-import dev.triage.feign.ManagedClients;
+import dev.triage.engine.ManagedClients;
 import dev.triage.sample.chaos.ChaosUpstream;
 import dev.triage.sample.chaos.Gateway;
 import dev.triage.sample.clients.BulkClient;

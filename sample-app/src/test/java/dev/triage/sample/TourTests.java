@@ -24,7 +24,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-import dev.triage.feign.ManagedClients;
+import dev.triage.engine.ManagedClients;
 import dev.triage.policy.Rule;
 import dev.triage.sample.tour.Row;
 import dev.triage.sample.tour.Tour;

@@ -38,7 +38,7 @@ import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.CallRecord;
-import dev.triage.feign.ManagedClients;
+import dev.triage.engine.ManagedClients;
 import dev.triage.overload.Pause;
 import dev.triage.overload.RetryBudget;
 import dev.triage.policy.PolicyTable;
