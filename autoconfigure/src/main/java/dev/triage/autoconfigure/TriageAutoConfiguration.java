@@ -34,6 +34,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.cloud.openfeign.FeignAutoConfiguration;
+import org.springframework.cloud.openfeign.FeignClientProperties;
 import org.springframework.cloud.openfeign.FeignClientSpecification;
 import org.springframework.cloud.openfeign.support.FeignHttpClientProperties;
 import org.springframework.context.ApplicationEventPublisher;
@@ -77,8 +78,9 @@ public class TriageAutoConfiguration {
 	ManagedClients triageManagedClients(TriageProperties properties,
 			ObjectProvider<FeignClientSpecification> specifications, ObjectProvider<CircuitBreakerRegistry> registry,
 			ObjectProvider<FeignHttpClientProperties> httpClientProperties, ObjectProvider<CallObserver> observers,
-			ObjectProvider<RateLimits> rateLimits, ApplicationEventPublisher eventPublisher,
-			ConfigurableListableBeanFactory beanFactory, Environment environment) {
+			ObjectProvider<RateLimits> rateLimits, ObjectProvider<FeignClientProperties> feignClientProperties,
+			ApplicationEventPublisher eventPublisher, ConfigurableListableBeanFactory beanFactory,
+			Environment environment) {
 		ApplicationSettings.rejectSecondBreakerLayer(environment);
 		UpstreamBreakers breakers = new UpstreamBreakers(registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
 				(name) -> ApplicationSettings.breakerConfigured(environment, name));
@@ -90,7 +92,11 @@ public class TriageAutoConfiguration {
 		specifications.orderedStream()
 			.filter((spec) -> !spec.getName().startsWith("default."))
 			.forEach((spec) -> clients.put(spec.getName(), spec.getClassName()));
-		return factory.create(clients, beanFactory.getBeanClassLoader());
+		ManagedClients managed = factory.create(clients, beanFactory.getBeanClassLoader());
+		TimeoutLayering.warnWhereReadTimeoutExceedsDeadline(
+				clients.keySet().stream().filter(factory::isEnabled).toList(), properties,
+				feignClientProperties.getIfAvailable());
+		return managed;
 	}
 
 }

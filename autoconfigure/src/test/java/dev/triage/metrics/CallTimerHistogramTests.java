@@ -20,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 
+import dev.triage.AttemptOutcome;
 import dev.triage.CallOutcome;
 import dev.triage.CallRecord;
 import dev.triage.FailureClass;
@@ -31,14 +32,18 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 /**
- * Like Spring Boot's own {@code http.client.requests}, the call timer publishes a histogram only when the
- * application asks for one ({@code management.metrics.distribution.percentiles-histogram.triage.calls=true}
- * becomes such a meter filter).
+ * Like Spring Boot's own {@code http.client.requests}, the call timer and the per-attempt latency timer publish a
+ * histogram only when the application asks for one
+ * ({@code management.metrics.distribution.percentiles-histogram.triage.calls=true}, or {@code .triage.attempt.latency},
+ * becomes such a meter filter; {@code ObservabilityContractTests} sets both properties on a running application).
  */
 class CallTimerHistogramTests {
 
 	private static final CallRecord CALL = new CallRecord("inventory", "InventoryClient#item(String)", null, CallOutcome.SUCCESS,
 			FailureClass.NONE, "none", 1, false, Duration.ofMillis(5), null, null);
+
+	private static final AttemptOutcome ATTEMPT = new AttemptOutcome("inventory", 200, null, FailureClass.SUCCESS_2XX,
+			null, Duration.ofMillis(5).toNanos(), "primary");
 
 	@Test
 	void noHistogramUnlessAskedFor() {
@@ -69,6 +74,44 @@ class CallTimerHistogramTests {
 		metrics.onCall(CALL);
 
 		assertThat(registry.scrape()).contains("triage_calls_seconds_bucket");
+	}
+
+	@Test
+	void noAttemptLatencyHistogramUnlessAskedFor() {
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		registry.config().meterFilter(histogramFor("triage.calls"));
+		TriageMetrics metrics = new TriageMetrics();
+		metrics.bindTo(registry);
+
+		metrics.onAttempt(ATTEMPT);
+
+		assertThat(registry.scrape()).contains("triage_attempt_latency_seconds_count")
+			.doesNotContain("triage_attempt_latency_seconds_bucket");
+	}
+
+	@Test
+	void anAttemptLatencyHistogramWhenTheApplicationAsksForOne() {
+		PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+		registry.config().meterFilter(histogramFor("triage.attempt.latency"));
+		TriageMetrics metrics = new TriageMetrics();
+		metrics.bindTo(registry);
+
+		metrics.onAttempt(ATTEMPT);
+
+		assertThat(registry.scrape()).contains("triage_attempt_latency_seconds_bucket{client=\"inventory\",le=")
+			.doesNotContain("triage_calls_seconds_bucket");
+	}
+
+	private static MeterFilter histogramFor(String name) {
+		return new MeterFilter() {
+
+			@Override
+			public DistributionStatisticConfig configure(Meter.Id id, DistributionStatisticConfig config) {
+				return id.getName().equals(name)
+						? DistributionStatisticConfig.builder().percentilesHistogram(true).build().merge(config) : config;
+			}
+
+		};
 	}
 
 }
