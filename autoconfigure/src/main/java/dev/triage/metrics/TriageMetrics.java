@@ -42,8 +42,9 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * {@code http.client.requests}: {@code management.metrics.distribution.percentiles-histogram.triage.calls=true}):
  * client, method, outcome ({@code success}, {@code failure},
  * {@code fallback}, {@code short_circuited}), class, code, alert</li>
- * <li>{@code triage.attempt.latency} (timer): client; how long each attempt took, the upstream's raw latency
- * (the per-call timer includes retries and waits)</li>
+ * <li>{@code triage.attempt.latency} (timer; a histogram only when asked for:
+ * {@code management.metrics.distribution.percentiles-histogram.triage.attempt.latency=true}): client; how long each
+ * attempt took, the upstream's raw latency (the per-call timer includes retries and waits)</li>
  * <li>{@code triage.retries} (counter): client</li>
  * <li>{@code triage.retries.suppressed} (counter): client, reason ({@code budget}, {@code not_idempotent},
  * {@code retry_after_too_long}, {@code deadline}, {@code breaker_open}, {@code paused}, {@code throttled},
