@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -87,6 +89,25 @@ class AlertLadderTests {
 				"triage:other_channels_failure_ratio:rate2m", "triage:channel_breaker_open:max");
 		assertThat(panel("Timeout ratio").toString()).contains("read-timeout");
 		assertThat(panel("Attempt latency percentiles").toString()).contains("triage_attempt_latency_seconds_bucket");
+	}
+
+	@Test
+	void theDocumentedAlertTableMatchesTheRules() throws IOException {
+		Map<String, String> documented = new TreeMap<>();
+		Pattern row = Pattern.compile("^\\|[^|]*\\| `(warning|page|critical)` \\|.*");
+		Pattern alert = Pattern.compile("`(Triage[A-Za-z]+)`");
+		for (String line : Files.readAllLines(Path.of("..", "docs", "observability.md"))) {
+			Matcher tier = row.matcher(line);
+			if (tier.matches()) {
+				Matcher names = alert.matcher(line);
+				while (names.find()) {
+					documented.put(names.group(1), tier.group(1));
+				}
+			}
+		}
+
+		assertThat(documented).as("docs/observability.md's alert table: alert -> severity")
+			.isEqualTo(alertSeverities());
 	}
 
 	private static Map<String, String> alertSeverities() throws IOException {
