@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
@@ -60,6 +61,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
+import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
 
 /**
  * The seeds' argument, played live: every scenario is a real call through a real Feign client, its row is
@@ -336,6 +338,7 @@ public class Tour {
 		RateLimiter limiter = this.limiters.rateLimiter("limited");
 		int permits = limiter.getRateLimiterConfig().getLimitForPeriod();
 		int limitedCalls = permits * 2;
+		awaitFreshPeriod(limiter);
 		rows.add(batch("rate-limited client", limitedCalls + " calls, 200 to all", "limited", this.upstream::requests,
 				limitedCalls, () -> this.overload.limited().ping(), (o, refusals) -> {
 					List<String> problems = new ArrayList<>();
@@ -348,6 +351,22 @@ public class Tour {
 					return problems;
 				}, (o, refusals) -> refusals.getOrDefault(Refusal.RATE_LIMITED, 0) + " refused RATE_LIMITED"));
 		return rows;
+	}
+
+	/**
+	 * Returns at the start of one of the limiter's refresh periods with all its permits, so that the row's calls
+	 * fall into one period (10 quick loopback calls in a 10s period): a row begun late in a period would get that
+	 * period's permits and, after the refresh, the next one's too. Resilience4j counts periods from the limiter's
+	 * creation; draining the current one makes the first moment with permits again the start of the next.
+	 */
+	private static void awaitFreshPeriod(RateLimiter limiter) {
+		int permits = limiter.getRateLimiterConfig().getLimitForPeriod();
+		limiter.drainPermissions();
+		while (limiter.getMetrics().getAvailablePermissions() < permits) {
+			long nanos = (limiter instanceof AtomicRateLimiter atomic) ? atomic.getDetailedMetrics().getNanosToWait()
+					: limiter.getRateLimiterConfig().getLimitRefreshPeriod().toNanos();
+			LockSupport.parkNanos(Math.max(nanos, Duration.ofMillis(1).toNanos()));
+		}
 	}
 
 	/**
