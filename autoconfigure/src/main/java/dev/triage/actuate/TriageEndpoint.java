@@ -27,7 +27,6 @@ import dev.triage.breaker.Resilience4jUpstreamBreaker;
 import dev.triage.channel.Channel;
 import dev.triage.engine.ClientRuntime;
 import dev.triage.engine.ManagedClients;
-import dev.triage.engine.Requests;
 import dev.triage.overload.AdaptiveThrottle;
 import dev.triage.overload.Overload;
 import dev.triage.overload.RateLimit;
@@ -47,8 +46,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
  * {@code /actuator/triage}: the Feign clients Triage manages; {@code /actuator/triage/{client}}: one client's
- * effective policy table (each field with its source), breaker state and recent failures. Never a header,
- * body, URL or query value.
+ * effective policy table (each field with its source), breaker state and recent failures. Never a header or
+ * body value, user info or query; base URLs only as scheme, host, port and path. Durations are written the way
+ * they are configured ({@code 10s}, {@code 500ms}, {@code 2m}).
  */
 @Endpoint(id = "triage")
 public class TriageEndpoint {
@@ -57,14 +57,27 @@ public class TriageEndpoint {
 
 	private final RecentFailures failures;
 
+	private final Map<String, String> primaryUrls;
+
 	/**
-	 * Create the endpoint.
+	 * Create the endpoint without the primaries' base URLs.
 	 * @param clients the managed clients
 	 * @param failures the recent failures
 	 */
 	public TriageEndpoint(ManagedClients clients, RecentFailures failures) {
+		this(clients, failures, Map.of());
+	}
+
+	/**
+	 * Create the endpoint.
+	 * @param clients the managed clients
+	 * @param failures the recent failures
+	 * @param primaryUrls per client name, the base URL of its primary channel (sanitized here before shown)
+	 */
+	public TriageEndpoint(ManagedClients clients, RecentFailures failures, Map<String, String> primaryUrls) {
 		this.clients = clients;
 		this.failures = failures;
+		this.primaryUrls = Map.copyOf(primaryUrls);
 	}
 
 	/**
@@ -103,18 +116,18 @@ public class TriageEndpoint {
 			.forEach((type, explained) -> errorTypes.put(type,
 					fields(values(explained.override()), explained.sources())));
 		return new ClientDescriptor(client, breaker(runtime), (runtime.deadline() != null) ? text(runtime.deadline()) : null,
-				runtime.fallback() != null, overload(runtime.overload()), channels(runtime),
+				runtime.fallback() != null, overload(runtime.overload()), channels(runtime, this.primaryUrls.get(client)),
 				runtime.poison().current(), policies, errorTypes, this.failures.of(client));
 	}
 
-	private static List<ChannelDescriptor> channels(ClientRuntime runtime) {
+	private static List<ChannelDescriptor> channels(ClientRuntime runtime, String primaryUrl) {
 		List<ChannelDescriptor> channels = new ArrayList<>();
 		for (Channel channel : runtime.channels().all()) {
 			Instant until = channel.pause().until();
 			String breakerName = (channel.breaker() instanceof Resilience4jUpstreamBreaker r4j)
 					? r4j.circuitBreaker().getName() : runtime.name();
-			channels.add(new ChannelDescriptor(channel.name(),
-					(channel.baseUrl() != null) ? Requests.sanitizeUrl(channel.baseUrl()) : null, breakerName,
+			String baseUrl = (channel.baseUrl() != null) ? channel.baseUrl() : primaryUrl;
+			channels.add(new ChannelDescriptor(channel.name(), sanitizeBaseUrl(baseUrl), breakerName,
 					channel.breaker().state(), (until != null) ? until.toString() : null));
 		}
 		return channels;
@@ -162,19 +175,86 @@ public class TriageEndpoint {
 	private static Map<String, Object> values(Rule rule) {
 		Map<String, Object> values = new LinkedHashMap<>();
 		for (RuleField field : RuleField.values()) {
-			values.put(field.property(), field.display(field.get(rule)));
+			values.put(field.property(), display(field, field.get(rule)));
 		}
 		return values;
 	}
 
 	private static Map<String, Object> values(RuleOverride override) {
 		Map<String, Object> values = new LinkedHashMap<>();
-		override.values().forEach((field, value) -> values.put(field.property(), field.display(value)));
+		override.values().forEach((field, value) -> values.put(field.property(), display(field, value)));
 		return values;
 	}
 
-	private static String text(Duration duration) {
-		return duration.toMillis() + "ms";
+	private static Object display(RuleField field, Object value) {
+		return (value instanceof Duration duration) ? text(duration) : field.display(value);
+	}
+
+	/**
+	 * Write a duration in the largest unit that keeps it exact, as Spring Boot's simple duration style reads it:
+	 * {@code 10s}, {@code 500ms}, {@code 2m}, {@code 1h}, {@code 1d}; below a millisecond {@code us} or
+	 * {@code ns}.
+	 * @param duration the duration
+	 * @return the text
+	 */
+	static String text(Duration duration) {
+		if (duration.getNano() % 1_000_000 != 0) {
+			long nanos = duration.toNanos();
+			return (nanos % 1_000 == 0) ? (nanos / 1_000) + "us" : nanos + "ns";
+		}
+		long millis = duration.toMillis();
+		if (millis == 0) {
+			return "0s";
+		}
+		long[] sizes = { 86_400_000, 3_600_000, 60_000, 1_000 };
+		String[] units = { "d", "h", "m", "s" };
+		for (int i = 0; i < sizes.length; i++) {
+			if (millis % sizes[i] == 0) {
+				return (millis / sizes[i]) + units[i];
+			}
+		}
+		return millis + "ms";
+	}
+
+	/**
+	 * Reduce a base URL to scheme, host, port and path: user info, query, fragment and path parameters can carry
+	 * credentials and are never shown.
+	 * @param url the base URL, may be {@code null}
+	 * @return the sanitized URL, {@code null} for {@code null}
+	 */
+	static String sanitizeBaseUrl(String url) {
+		if (url == null) {
+			return null;
+		}
+		String result = url.trim();
+		int cut = indexOfAny(result, 0, '?', '#');
+		if (cut >= 0) {
+			result = result.substring(0, cut);
+		}
+		int scheme = result.indexOf("://");
+		int hostStart = (scheme >= 0) ? scheme + 3 : 0;
+		int pathStart = result.indexOf('/', hostStart);
+		int authorityEnd = (pathStart >= 0) ? pathStart : result.length();
+		int at = result.lastIndexOf('@', authorityEnd - 1);
+		if (at >= hostStart) {
+			result = result.substring(0, hostStart) + result.substring(at + 1);
+			pathStart = result.indexOf('/', hostStart);
+		}
+		if (pathStart >= 0) {
+			result = result.substring(0, pathStart) + result.substring(pathStart).replaceAll(";[^/]*", "");
+		}
+		return result;
+	}
+
+	private static int indexOfAny(String text, int from, char... chars) {
+		for (int i = from; i < text.length(); i++) {
+			for (char c : chars) {
+				if (text.charAt(i) == c) {
+					return i;
+				}
+			}
+		}
+		return -1;
 	}
 
 	/**
@@ -304,7 +384,8 @@ public class TriageEndpoint {
 	 * One channel of the client.
 	 *
 	 * @param name {@code primary} or the configured name
-	 * @param baseUrl the channel's base URL (query values masked), {@code null} for the primary
+	 * @param baseUrl the channel's base URL, scheme, host, port and path only (for the primary, the client's own URL;
+	 * {@code null} when it is not known)
 	 * @param breaker the name of its Resilience4j breaker
 	 * @param breakerState the breaker's state
 	 * @param pausedUntil until when a {@code Retry-After} pauses it, {@code null} when it is not paused

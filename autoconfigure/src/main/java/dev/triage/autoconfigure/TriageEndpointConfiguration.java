@@ -21,12 +21,16 @@ import java.time.Clock;
 import dev.triage.actuate.RecentFailures;
 import dev.triage.actuate.TriageEndpoint;
 import dev.triage.engine.ManagedClients;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.cloud.openfeign.FeignClientSpecification;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * The {@code triage} actuator endpoint and the recent-failure store behind it. The endpoint condition sits on
@@ -47,8 +51,11 @@ class TriageEndpointConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint(TriageEndpoint.class)
-	TriageEndpoint triageEndpoint(ManagedClients clients, RecentFailures failures) {
-		return new TriageEndpoint(clients, failures);
+	TriageEndpoint triageEndpoint(ManagedClients clients, RecentFailures failures,
+			ObjectProvider<FeignClientSpecification> specifications, Environment environment,
+			ConfigurableListableBeanFactory beanFactory) {
+		return new TriageEndpoint(clients, failures,
+				PrimaryUrls.of(specifications, environment, beanFactory.getBeanClassLoader()));
 	}
 
 }

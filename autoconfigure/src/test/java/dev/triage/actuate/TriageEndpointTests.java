@@ -22,6 +22,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -69,7 +70,7 @@ class TriageEndpointTests extends LoopbackUpstream {
 
 		assertThat(policies.at("/503/max-attempts/value").asInt()).isEqualTo(2);
 		assertThat(policies.at("/503/max-attempts/source").asText()).isEqualTo("client");
-		assertThat(policies.at("/503/backoff.max/value").asText()).isEqualTo("8000ms");
+		assertThat(policies.at("/503/backoff.max/value").asText()).isEqualTo("8s");
 		assertThat(policies.at("/503/backoff.max/source").asText()).isEqualTo("default");
 		assertThat(policies.at("/5xx/max-attempts/value").asInt()).isEqualTo(4);
 		assertThat(policies.at("/5xx/max-attempts/source").asText()).isEqualTo("global");
@@ -96,7 +97,7 @@ class TriageEndpointTests extends LoopbackUpstream {
 
 		assertThat(overload.at("/retryBudget/enabled").asBoolean()).isTrue();
 		assertThat(overload.at("/retryBudget/ratio").asDouble()).isEqualTo(0.2);
-		assertThat(overload.at("/retryBudget/window").asText()).isEqualTo("10000ms");
+		assertThat(overload.at("/retryBudget/window").asText()).isEqualTo("10s");
 		assertThat(overload.at("/retryBudget/firstAttempts").asLong()).isEqualTo(1);
 		assertThat(overload.at("/throttle/k").asDouble()).isEqualTo(2.0);
 		assertThat(overload.at("/throttle/requests").asLong()).isEqualTo(1);
@@ -131,7 +132,7 @@ class TriageEndpointTests extends LoopbackUpstream {
 		assertThat(raw.body()).doesNotContain("s3cr3t");
 		assertThat(body.at("/breaker/name").asText()).isEqualTo("inventory");
 		assertThat(body.at("/breaker/state").asText()).isEqualTo("CLOSED");
-		assertThat(body.at("/deadline").asText()).isEqualTo("5000ms");
+		assertThat(body.at("/deadline").asText()).isEqualTo("5s");
 		JsonNode failure = body.at("/recentFailures/0");
 		assertThat(failure.path("methodKey").asText()).isEqualTo("InventoryClient#search(String,String)");
 		assertThat(failure.path("code").asText()).isEqualTo("404");
@@ -139,6 +140,38 @@ class TriageEndpointTests extends LoopbackUpstream {
 		assertThat(failure.path("attempts").asInt()).isEqualTo(1);
 		assertThat(failure.path("fallback").asBoolean()).isFalse();
 		assertThat(failure.path("time").isMissingNode()).isFalse();
+	}
+
+	@Test
+	void showsThePrimaryChannelWithTheClientsBaseUrl() throws Exception {
+		JsonNode channels = get("/actuator/triage/inventory", HttpStatus.OK).path("channels");
+
+		assertThat(channels.at("/0/name").asText()).isEqualTo("primary");
+		assertThat(channels.at("/0/baseUrl").asText()).isEqualTo(upstream.baseUrl());
+		assertThat(channels.at("/0/breaker").asText()).isEqualTo("inventory");
+	}
+
+	@Test
+	void baseUrlsAreShownWithoutUserInfoQueryFragmentOrPathParameters() {
+		assertThat(TriageEndpoint.sanitizeBaseUrl("https://user:s3cr3t@api.example.com:8443/v2;jsessionid=s3cr3t/x"
+				+ "?token=s3cr3t#s3cr3t")).isEqualTo("https://api.example.com:8443/v2/x");
+		assertThat(TriageEndpoint.sanitizeBaseUrl("http://s3cr3t@10.0.0.1?key=s3cr3t")).isEqualTo("http://10.0.0.1");
+		assertThat(TriageEndpoint.sanitizeBaseUrl("http://backup.internal/api"))
+			.isEqualTo("http://backup.internal/api");
+		assertThat(TriageEndpoint.sanitizeBaseUrl(null)).isNull();
+	}
+
+	@Test
+	void durationsAreWrittenInTheLargestUnitThatKeepsThemExact() {
+		assertThat(TriageEndpoint.text(Duration.ofSeconds(10))).isEqualTo("10s");
+		assertThat(TriageEndpoint.text(Duration.ofMillis(500))).isEqualTo("500ms");
+		assertThat(TriageEndpoint.text(Duration.ofMillis(1500))).isEqualTo("1500ms");
+		assertThat(TriageEndpoint.text(Duration.ofMinutes(2))).isEqualTo("2m");
+		assertThat(TriageEndpoint.text(Duration.ofMinutes(90))).isEqualTo("90m");
+		assertThat(TriageEndpoint.text(Duration.ofHours(1))).isEqualTo("1h");
+		assertThat(TriageEndpoint.text(Duration.ofDays(1))).isEqualTo("1d");
+		assertThat(TriageEndpoint.text(Duration.ofNanos(1500))).isEqualTo("1500ns");
+		assertThat(TriageEndpoint.text(Duration.ZERO)).isEqualTo("0s");
 	}
 
 	@Test

@@ -1,0 +1,71 @@
+package dev.triage.autoconfigure;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.cloud.openfeign.FeignClient;
+import org.springframework.cloud.openfeign.FeignClientSpecification;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.StringUtils;
+
+/**
+ * The base URL of each Feign client's primary channel, read the way Spring Cloud OpenFeign builds its target:
+ * the {@code @FeignClient} url (placeholders resolved), else {@code spring.cloud.openfeign.client.config.<name>.url},
+ * else the load-balanced {@code http://<name>}; then the annotation's path. For display only: the call path
+ * keeps using the target Feign built.
+ */
+final class PrimaryUrls {
+
+	private PrimaryUrls() {
+	}
+
+	static Map<String, String> of(ObjectProvider<FeignClientSpecification> specifications, Environment environment,
+			ClassLoader classLoader) {
+		Map<String, String> urls = new LinkedHashMap<>();
+		specifications.orderedStream()
+			.filter((spec) -> !spec.getName().startsWith("default."))
+			.forEach((spec) -> {
+				String url = of(spec.getName(), spec.getClassName(), environment, classLoader);
+				if (url != null) {
+					urls.put(spec.getName(), url);
+				}
+			});
+		return urls;
+	}
+
+	static String of(String name, String className, Environment environment, ClassLoader classLoader) {
+		if (className == null || !ClassUtils.isPresent(className, classLoader)) {
+			return null;
+		}
+		FeignClient client = AnnotatedElementUtils
+			.findMergedAnnotation(ClassUtils.resolveClassName(className, classLoader), FeignClient.class);
+		if (client == null) {
+			return null;
+		}
+		String url = resolve(environment, client.url());
+		if (!StringUtils.hasText(url)) {
+			url = environment.getProperty("spring.cloud.openfeign.client.config." + name + ".url", "").trim();
+		}
+		if (!StringUtils.hasText(url)) {
+			String service = StringUtils.hasText(client.name()) ? client.name() : client.value();
+			url = "http://" + resolve(environment, StringUtils.hasText(service) ? service : name);
+		}
+		else if (!url.contains("://")) {
+			url = "http://" + url;
+		}
+		String path = resolve(environment, client.path());
+		if (StringUtils.hasText(path)) {
+			path = (path.startsWith("/") ? "" : "/") + path;
+			url = url + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
+		}
+		return url;
+	}
+
+	private static String resolve(Environment environment, String value) {
+		return StringUtils.hasText(value) ? environment.resolvePlaceholders(value).trim() : "";
+	}
+
+}

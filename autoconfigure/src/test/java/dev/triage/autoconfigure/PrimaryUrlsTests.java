@@ -1,0 +1,58 @@
+package dev.triage.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.cloud.openfeign.FeignClient;
+import org.springframework.mock.env.MockEnvironment;
+
+/**
+ * The primary channel's base URL shown by the endpoint is the one Spring Cloud OpenFeign targets.
+ */
+class PrimaryUrlsTests {
+
+	private final MockEnvironment environment = new MockEnvironment().withProperty("orders.url",
+			"http://orders.internal:8080");
+
+	@Test
+	void annotationUrlWithPlaceholderAndPath() {
+		assertThat(url("orders", WithUrl.class)).isEqualTo("http://orders.internal:8080/api/v1");
+	}
+
+	@Test
+	void clientConfigUrlWhenTheAnnotationHasNone() {
+		this.environment.setProperty("spring.cloud.openfeign.client.config.stock.url", "https://stock.internal");
+
+		assertThat(url("stock", WithoutUrl.class)).isEqualTo("https://stock.internal");
+	}
+
+	@Test
+	void loadBalancedServiceNameWhenNoUrlIsConfigured() {
+		assertThat(url("stock", WithoutUrl.class)).isEqualTo("http://stock");
+	}
+
+	@Test
+	void schemeAddedToAUrlWithoutOne() {
+		assertThat(url("bare", Bare.class)).isEqualTo("http://bare.internal:9000");
+	}
+
+	private String url(String name, Class<?> type) {
+		return PrimaryUrls.of(name, type.getName(), this.environment, getClass().getClassLoader());
+	}
+
+	@FeignClient(name = "orders", url = "${orders.url}", path = "/api/v1/")
+	interface WithUrl {
+
+	}
+
+	@FeignClient(name = "stock")
+	interface WithoutUrl {
+
+	}
+
+	@FeignClient(name = "bare", url = "bare.internal:9000")
+	interface Bare {
+
+	}
+
+}
