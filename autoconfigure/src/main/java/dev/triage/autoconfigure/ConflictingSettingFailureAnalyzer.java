@@ -18,6 +18,7 @@ package dev.triage.autoconfigure;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.env.Environment;
 
 /**
  * Turns a setting of another library that Triage cannot work with into a startup message that names it, says
@@ -25,10 +26,21 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
  */
 class ConflictingSettingFailureAnalyzer extends AbstractFailureAnalyzer<ConflictingSettingException> {
 
+	private final Environment environment;
+
+	/**
+	 * Create the analyzer; Spring Boot passes the failed application's environment.
+	 * @param environment the environment the origins are looked up in, may be {@code null}
+	 */
+	ConflictingSettingFailureAnalyzer(Environment environment) {
+		this.environment = environment;
+	}
+
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, ConflictingSettingException cause) {
 		String description = "Triage cannot manage Feign clients with this setting.\n\n    Property: "
-				+ cause.property() + "\n    Value: " + cause.value() + "\n    Reason: " + cause.reason();
+				+ cause.property() + "\n    Value: " + cause.value() + PropertyOrigins.line(this.environment, cause.property())
+				+ "\n    Reason: " + cause.reason();
 		return new FailureAnalysis(description, cause.fix(), cause);
 	}
 

@@ -19,17 +19,29 @@ package dev.triage.autoconfigure;
 import dev.triage.policy.InvalidPolicyException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.core.env.Environment;
 
 /**
- * Turns a bad policy table into a startup message that names the property, the bad value and what is
- * allowed.
+ * Turns a bad policy table into a startup message that names the property, the bad value, where it was set and
+ * what is allowed.
  */
 class InvalidPolicyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidPolicyException> {
+
+	private final Environment environment;
+
+	/**
+	 * Create the analyzer; Spring Boot passes the failed application's environment.
+	 * @param environment the environment the origins are looked up in, may be {@code null}
+	 */
+	InvalidPolicyFailureAnalyzer(Environment environment) {
+		this.environment = environment;
+	}
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidPolicyException cause) {
 		String description = "Triage's policy table is invalid.\n\n    Property: " + cause.getProperty()
-				+ "\n    Value: " + cause.getValue() + "\n    Allowed: " + cause.getAllowed();
+				+ "\n    Value: " + cause.getValue() + PropertyOrigins.line(this.environment, cause.getProperty())
+				+ "\n    Allowed: " + cause.getAllowed();
 		String action = "Update '" + cause.getProperty() + "' in your application's configuration to "
 				+ cause.getAllowed() + ".";
 		return new FailureAnalysis(description, action, cause);

@@ -82,7 +82,7 @@ final class ManagedClientsFactory {
 			ApplicationEventPublisher eventPublisher) {
 		PolicyTables.validate(properties);
 		this.planner = new RetryPlanner(() -> ThreadLocalRandom.current().nextDouble(),
-				Set.copyOf(properties.getIdempotentMethods()));
+				PolicyTables.idempotentMethods(properties));
 		this.rateLimits = rateLimits;
 		this.poisonEvents = (event) -> {
 			observer.onPoison(event);

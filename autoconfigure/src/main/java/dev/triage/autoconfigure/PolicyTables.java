@@ -16,8 +16,12 @@
 
 package dev.triage.autoconfigure;
 
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.BiConsumer;
+import java.util.stream.Collectors;
 
 import dev.triage.policy.InvalidPolicyException;
 import dev.triage.policy.PolicyKey;
@@ -31,7 +35,33 @@ import dev.triage.policy.RuleOverride;
  */
 final class PolicyTables {
 
+	/**
+	 * The methods a request of a Feign client can have (RFC 9110 and PATCH); CONNECT is not one.
+	 */
+	static final List<String> HTTP_METHODS = List.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS",
+			"TRACE");
+
 	private PolicyTables() {
+	}
+
+	/**
+	 * Return the methods of {@code triage.idempotent-methods} as requests carry them (upper case, trimmed).
+	 * @param properties the properties
+	 * @return the method names
+	 */
+	static Set<String> idempotentMethods(TriageProperties properties) {
+		return properties.getIdempotentMethods()
+			.stream()
+			.map((method) -> method.trim().toUpperCase(Locale.ROOT))
+			.collect(Collectors.toUnmodifiableSet());
+	}
+
+	/**
+	 * Return the property name of a map entry as Spring Boot writes it: a key that is not a plain lower-case
+	 * element (an error type such as {@code com.acme.Overloaded}) in brackets.
+	 */
+	static String entry(String prefix, String key) {
+		return key.matches("[a-z0-9-]+") ? prefix + "." + key : prefix + "[" + key + "]";
 	}
 
 	static PolicyTable forClient(TriageProperties properties, String clientName) {
@@ -54,9 +84,10 @@ final class PolicyTables {
 		OverloadSettings.poison(properties, null);
 		for (int i = 0; i < properties.getIdempotentMethods().size(); i++) {
 			String method = properties.getIdempotentMethods().get(i);
-			if (method == null || !method.trim().matches("[A-Za-z]+")) {
+			if (method == null || !HTTP_METHODS.contains(method.trim().toUpperCase(Locale.ROOT))) {
 				throw new InvalidPolicyException("triage.idempotent-methods[" + i + "]", method,
-						"an HTTP method name, e.g. GET or PUT");
+						"an HTTP method: " + String.join(", ", HTTP_METHODS.subList(0, HTTP_METHODS.size() - 1))
+								+ " or " + HTTP_METHODS.get(HTTP_METHODS.size() - 1));
 			}
 		}
 		for (int i = 0; i < properties.getSensitiveHeaders().size(); i++) {
@@ -87,14 +118,14 @@ final class PolicyTables {
 	private static void addRules(String prefix, Map<String, TriageProperties.Rule> rules,
 			BiConsumer<PolicyKey, RuleOverride> sink) {
 		rules.forEach((key, rule) -> {
-			String property = prefix + "." + key;
+			String property = entry(prefix, key);
 			sink.accept(PolicyKey.parse(property, key), toOverride(property, rule));
 		});
 	}
 
 	private static void addTypes(String prefix, Map<String, TriageProperties.Rule> rules,
 			BiConsumer<String, RuleOverride> sink) {
-		rules.forEach((type, rule) -> sink.accept(type, toOverride(prefix + "." + type, rule)));
+		rules.forEach((type, rule) -> sink.accept(type, toOverride(entry(prefix, type), rule)));
 	}
 
 	private static RuleOverride toOverride(String property, TriageProperties.Rule rule) {

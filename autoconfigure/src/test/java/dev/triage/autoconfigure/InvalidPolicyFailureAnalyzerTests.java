@@ -39,7 +39,7 @@ class InvalidPolicyFailureAnalyzerTests {
 		InvalidPolicyException failure = new InvalidPolicyException("triage.policies.5xx.backoff.jitter", 1.5,
 				"a number from 0 to 1");
 
-		FailureAnalysis analysis = new InvalidPolicyFailureAnalyzer().analyze(new IllegalStateException(failure));
+		FailureAnalysis analysis = new InvalidPolicyFailureAnalyzer(null).analyze(new IllegalStateException(failure));
 
 		assertThat(analysis.getDescription()).contains("triage.policies.5xx.backoff.jitter").contains("1.5")
 			.contains("a number from 0 to 1");
@@ -63,7 +63,48 @@ class InvalidPolicyFailureAnalyzerTests {
 					"--test.upstream.billing=http://127.0.0.1:9"));
 
 		assertThat(thrown).isNotNull();
-		assertThat(output).contains("APPLICATION FAILED TO START").contains(named).contains(value).contains(allowed);
+		assertThat(output).contains("APPLICATION FAILED TO START").contains(named).contains(value).contains(allowed)
+			.contains("Origin: \"" + property + "\" from property source \"commandLineArgs\"");
+	}
+
+	@Test
+	void startupFailureShowsTheFileAndLineOfTheBadValue(CapturedOutput output) {
+		Throwable thrown = run("--spring.config.location=classpath:config-errors/jitter.yml");
+
+		assertThat(thrown).isNotNull();
+		assertThat(output).contains("Property: triage.policies.5xx.backoff.jitter")
+			.contains("Origin: class path resource [config-errors/jitter.yml] - 5:17")
+			.contains("Allowed: a number from 0 to 1");
+	}
+
+	@Test
+	void anUnknownIdempotentMethodFailsStartupNamingThePropertyAndTheAllowedMethods(CapturedOutput output) {
+		Throwable thrown = run("--triage.idempotent-methods=GET,FOO");
+
+		assertThat(thrown).isNotNull();
+		assertThat(output).contains("Property: triage.idempotent-methods[1]")
+			.contains("Value: FOO")
+			.contains("Origin: \"triage.idempotent-methods\" from property source \"commandLineArgs\"")
+			.contains("Allowed: an HTTP method: GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS or TRACE");
+	}
+
+	@Test
+	void aDottedErrorTypeIsNamedInBracketsWithItsOrigin(CapturedOutput output) {
+		Throwable thrown = run("--triage.error-types.[com.acme.Overloaded].max-attempts=0");
+
+		assertThat(thrown).isNotNull();
+		assertThat(output).contains("Property: triage.error-types[com.acme.Overloaded].max-attempts")
+			.contains("Origin: \"triage.error-types.[com.acme.Overloaded].max-attempts\" from property source");
+	}
+
+	private static Throwable run(String... args) {
+		SpringApplication application = new SpringApplication(TestApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		String[] all = java.util.stream.Stream.concat(java.util.Arrays.stream(args),
+				java.util.stream.Stream.of("--test.upstream.inventory=http://127.0.0.1:9",
+						"--test.upstream.billing=http://127.0.0.1:9"))
+			.toArray(String[]::new);
+		return org.assertj.core.api.Assertions.catchThrowable(() -> application.run(all));
 	}
 
 }

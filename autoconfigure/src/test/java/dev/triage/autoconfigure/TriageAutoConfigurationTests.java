@@ -189,7 +189,7 @@ class TriageAutoConfigurationTests {
 				assertThat(context.getStartupFailure()).rootCause()
 					.isInstanceOf(ConflictingSettingException.class)
 					.hasMessageContaining("spring.cloud.openfeign.circuitbreaker.enabled");
-				org.springframework.boot.diagnostics.FailureAnalysis analysis = new ConflictingSettingFailureAnalyzer()
+				org.springframework.boot.diagnostics.FailureAnalysis analysis = new ConflictingSettingFailureAnalyzer(null)
 					.analyze(context.getStartupFailure());
 				assertThat(analysis.getDescription()).startsWith("Triage cannot manage Feign clients with this setting")
 					.doesNotContain("policy table");

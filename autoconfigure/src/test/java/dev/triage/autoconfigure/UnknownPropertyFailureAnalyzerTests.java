@@ -1,0 +1,60 @@
+package dev.triage.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.triage.support.TestApplication;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+/**
+ * "Did you mean" corrects every misspelt segment of a key, not only its last one, and tells a dotted map key
+ * to use brackets.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class UnknownPropertyFailureAnalyzerTests {
+
+	@ParameterizedTest(name = "{0} -> {1}")
+	@CsvSource(delimiter = '|', value = { "triage.retry-buget.ratio|triage.retry-budget.ratio",
+			"triage.policies.5xx.backof.initial|triage.policies.5xx.backoff.initial",
+			"triage.clients.inventory.policies.503.max-attempt|triage.clients.inventory.policies.503.max-attempts",
+			"triage.clients.inventory.dedline|triage.clients.inventory.deadline",
+			"triage.clinets.inventory.deadline|triage.clients.inventory.deadline",
+			"triage.throttle.max-drop-probabilty|triage.throttle.max-drop-probability",
+			"triage.clients.inventory.poison.thresold|triage.clients.inventory.poison.threshold",
+			"triage.conection-pool.evict-idle-after|triage.connection-pool.evict-idle-after",
+			"triage.error-types.com.acme.Overloaded.max-attempts|triage.error-types.[com.acme.Overloaded].max-attempts",
+			"triage.clients.llm.error-types.com.acme.Overloaded.backoff.initial|triage.clients.llm.error-types.[com.acme.Overloaded].backoff.initial",
+			"triage.error-types.overloaded.max-atempts|triage.error-types.overloaded.max-attempts" })
+	void suggestsTheValidKeyWithEverySegmentCorrected(String written, String meant) {
+		assertThat(UnknownPropertyFailureAnalyzer.closest(written)).isEqualTo(meant);
+	}
+
+	@Test
+	void startupFailureNamesTheCorrectedKeysWhereTheTyposAreAndTheBracketsADottedKeyNeeds(CapturedOutput output) {
+		SpringApplication application = new SpringApplication(TestApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+
+		Throwable thrown = catchThrowable(() -> application.run(
+				"--spring.config.location=classpath:config-errors/typos.yml",
+				"--test.upstream.inventory=http://127.0.0.1:9", "--test.upstream.billing=http://127.0.0.1:9"));
+
+		assertThat(thrown).isNotNull();
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Did you mean: triage.retry-budget.ratio")
+			.contains("Did you mean: triage.policies.5xx.backoff.initial")
+			.contains("Did you mean: triage.error-types.[com.acme.Overloaded].max-attempts")
+			.contains("'com.acme.Overloaded' is one map key with dots in it")
+			.contains("\"[com.acme.Overloaded]\"")
+			.contains("Origin: class path resource [config-errors/typos.yml] - 3:12")
+			.doesNotContain("Did you mean: triage.retry-buget")
+			.doesNotContain("Did you mean: triage.policies.5xx.backof.");
+	}
+
+}
