@@ -63,8 +63,8 @@ public class TriageProperties {
 	private List<String> errorTypePointers = new ArrayList<>(List.of("/error/type", "/type", "/error/code", "/code"));
 
 	/**
-	 * HTTP methods retried without an Idempotency-Key by rules with idempotent-only. Writes are not retried by
-	 * default; add PUT and DELETE for APIs that keep RFC 9110's idempotency.
+	 * HTTP methods that rules with idempotent-only retry without an Idempotency-Key header, out of GET, HEAD, POST,
+	 * PUT, PATCH, DELETE, OPTIONS and TRACE; add PUT and DELETE for APIs that keep RFC 9110's idempotency.
 	 */
 	private List<String> idempotentMethods = new ArrayList<>(List.of("GET", "HEAD", "OPTIONS", "TRACE"));
 
@@ -201,8 +201,8 @@ public class TriageProperties {
 		private Duration deadline;
 
 		/**
-		 * Alternatives to the client's own URL (the channel "primary"), in order: channel name to base URL. A
-		 * request is moved to a channel by replacing the primary's base URL with the channel's.
+		 * Alternatives to the client's own URL (the channel "primary"), in order: channel name to base URL, which
+		 * replaces the primary's base URL in a request moved to the channel.
 		 */
 		private Map<String, String> channels = new LinkedHashMap<>();
 
@@ -332,13 +332,14 @@ public class TriageProperties {
 		private Boolean fallback;
 
 		/**
-		 * Whether an outcome of this kind carrying a valid Retry-After (up to retry-after-max) pauses the whole
-		 * upstream until then: other calls are refused at once instead of piling on.
+		 * Whether an outcome of this kind with a valid Retry-After (up to retry-after-max) pauses the whole upstream
+		 * until then, so that other calls are refused at once instead of piling on.
 		 */
 		private Boolean pause;
 
 		/**
-		 * Whether the upstream rejected this attempt for load: it counts as a rejection for adaptive throttling.
+		 * Whether the upstream rejected this attempt for load, so that it counts as a rejection for adaptive
+		 * throttling.
 		 */
 		private Boolean overload;
 
@@ -444,12 +445,12 @@ public class TriageProperties {
 		private Duration initial;
 
 		/**
-		 * Growth factor of the wait, at least 1.
+		 * Growth factor of the wait from one retry to the next, from 1 to 100.
 		 */
 		private Double multiplier;
 
 		/**
-		 * Longest wait before jitter.
+		 * Longest wait between attempts before jitter.
 		 */
 		private Duration max;
 
@@ -723,13 +724,13 @@ public class TriageProperties {
 		static final Duration DEFAULT_VALIDATE_AFTER_INACTIVITY = Duration.ofSeconds(1);
 
 		/**
-		 * Check a pooled connection idle for longer than this before writing a request on it, so that one the
+		 * Idle time after which a pooled connection is checked before a request is written on it, so that one the
 		 * server closed meanwhile is replaced; the check costs at most a millisecond.
 		 */
 		private Duration validateAfterInactivity = DEFAULT_VALIDATE_AFTER_INACTIVITY;
 
 		/**
-		 * Close pooled connections idle for longer than this, in the background; 0 to keep them.
+		 * Idle time after which pooled connections are closed in the background; 0 keeps them.
 		 */
 		private Duration evictIdleAfter = Duration.ofSeconds(30);
 
