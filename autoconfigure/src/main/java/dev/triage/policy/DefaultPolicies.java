@@ -61,11 +61,11 @@ public final class DefaultPolicies {
 			.backoff(millis(200), 2, millis(1_000), 0.5)
 			.honorRetryAfter(seconds(30))
 			.build());
-		// Seed 001: 429 "必须退避，且要有抖动" and "也不该计入熔断"; a rate limiter rejects before doing any work, so
-		// any method may be retried, and the upstream is paused for what it asked.
+		// Seed 001: 429 "必须退避，且要有抖动" and "也不该计入熔断", "429 起点更长"; a rate limiter rejects before doing
+		// any work, so any method may be retried, and the upstream is paused for what it asked.
 		Rule tooFast = Rule.builder()
-			.maxAttempts(4)
-			.backoff(seconds(1), 2, seconds(30), 0.5)
+			.maxAttempts(3)
+			.backoff(seconds(2), 2, seconds(30), 0.5)
 			.honorRetryAfter(seconds(60))
 			.idempotentOnly(false)
 			.breaker(IGNORE)
@@ -73,10 +73,11 @@ public final class DefaultPolicies {
 			.overload(true)
 			.build();
 		table.put(PolicyKey.status(429), tooFast);
-		table.put(PolicyKey.status(498), tooFast.toBuilder().maxAttempts(3).build());
+		table.put(PolicyKey.status(498), tooFast.toBuilder().backoff(seconds(1), 2, seconds(30), 0.5).build());
 		table.put(PolicyKey.status(499), never(IGNORE).build());
-		// Seed 001: 5xx "要退避，但可以更短"; seed 000: writes (POST, PUT, DELETE) "默认不重试除非有完善的幂等性保障".
-		table.put(PolicyKey.statusClass(5), upstreamFault(3).build());
+		// Seed 001: 5xx "要退避，但可以更短", "起点更短、次数更宽松", "等 1 秒重试一次", "3 到 5 次"; seed 000: writes
+		// (POST, PUT, DELETE) "默认不重试除非有完善的幂等性保障".
+		table.put(PolicyKey.statusClass(5), upstreamFault(4).backoff(seconds(1), 2, seconds(4), 0.5).build());
 		table.put(PolicyKey.status(501), never(IGNORE).alert(true).build());
 		table.put(PolicyKey.status(505), never(IGNORE).alert(true).build());
 		// Seed 001: 502 "是最该换通道的一个码"; 503 "要" switch, and is overload like 429; 504 likewise.
@@ -90,16 +91,21 @@ public final class DefaultPolicies {
 		table.put(PolicyKey.status(504), upstreamFault(2).backoff(seconds(1), 1, seconds(1), 0).failover(true).build());
 		// Seed 000: 599 means the backend never answered the proxy; blind retries feed a retry storm.
 		table.put(PolicyKey.status(599), never(FAILURE).alert(true).failover(true).build());
+		// Nothing was sent before these: nothing can have executed, so a write may fail over to another channel.
 		for (TransportFailure failure : new TransportFailure[] { TransportFailure.CONNECT_TIMEOUT,
 				TransportFailure.CONNECTION_REFUSED, TransportFailure.UNKNOWN_HOST }) {
-			table.put(PolicyKey.transport(failure), never(FAILURE).alert(true).failover(true).build());
+			table.put(PolicyKey.transport(failure),
+					never(FAILURE).alert(true).idempotentOnly(false).failover(true).build());
 		}
 		table.put(PolicyKey.transport(TransportFailure.IO_ERROR), never(FAILURE).alert(true).build());
-		table.put(PolicyKey.transport(TransportFailure.POOL_TIMEOUT), never(IGNORE).alert(true).build());
+		table.put(PolicyKey.transport(TransportFailure.POOL_TIMEOUT), never(IGNORE).alert(true).idempotentOnly(false).build());
+		// The request may have reached the upstream: retried, on the next channel if there is one, for idempotent
+		// requests only.
 		Rule readFailure = Rule.builder()
 			.maxAttempts(2)
 			.backoff(millis(200), 1, millis(200), 0)
 			.alert(true)
+			.failover(true)
 			.build();
 		table.put(PolicyKey.transport(TransportFailure.READ_TIMEOUT), readFailure);
 		table.put(PolicyKey.transport(TransportFailure.CONNECTION_RESET), readFailure);

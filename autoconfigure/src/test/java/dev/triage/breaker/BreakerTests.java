@@ -145,7 +145,7 @@ class BreakerTests extends LoopbackUpstream {
 
 		assertThat(this.breaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
 		assertThat(this.breaker.getMetrics().getNumberOfFailedCalls()).isZero();
-		assertThat(wireCount()).as("20 x 400, 10 x 429 retried to 4 attempts, 10 x 499").isEqualTo(20 + 40 + 10);
+		assertThat(wireCount()).as("20 x 400, 10 x 429 retried to 3 attempts, 10 x 499").isEqualTo(20 + 30 + 10);
 	}
 
 	@Test

@@ -123,7 +123,7 @@ class ChannelTests extends LoopbackUpstream {
 			assertThat(thrown).as("status " + status).isInstanceOf(UpstreamResponseException.class);
 			assertThat(((UpstreamResponseException) thrown).response().channel()).isEqualTo("primary");
 			assertThat(backupCount()).as("status " + status).isZero();
-			assertThat(wireCount()).as("status " + status).isEqualTo((status == 429) ? 4 : 1);
+			assertThat(wireCount()).as("status " + status).isEqualTo((status == 429) ? 3 : 1);
 		}
 	}
 

@@ -78,7 +78,7 @@ class ClientContextTests extends LoopbackUpstream {
 			.isInstanceOf(TriageErrorDecoder.class);
 		assertThat(this.feignClientFactory.getInstance("inventory", Retryer.class)).isInstanceOf(TriageRetryer.class);
 		assertThat(catchThrowable(() -> this.inventory.item("1"))).isInstanceOf(UpstreamResponseException.class);
-		assertThat(wireCount()).isEqualTo(3);
+		assertThat(wireCount()).as("the 5xx row: four attempts").isEqualTo(4);
 	}
 
 	@Test

@@ -92,7 +92,7 @@ class ClientPolicyTests extends LoopbackUpstream {
 		Throwable overloaded = catchThrowable(() -> this.billing.invoices());
 
 		assertThat(((UpstreamResponseException) overloaded).response().errorType()).isEqualTo("overloaded_error");
-		assertThat(wireCount()).as("no rule for overloaded_error: the 5xx row applies").isEqualTo(3);
+		assertThat(wireCount()).as("no rule for overloaded_error: the 5xx row applies").isEqualTo(4);
 	}
 
 	@Test

@@ -46,8 +46,8 @@ abstract class WriteRetries extends LoopbackUpstream {
 	abstract int expectedAttempts(String method, int rowAttempts);
 
 	@ParameterizedTest(name = "{0} answered {1}")
-	@CsvSource({ "POST, 500, 3", "POST, 502, 3", "POST, 503, 3", "POST, read-timeout, 2", "PUT, 500, 3",
-			"PUT, 502, 3", "PUT, 503, 3", "PUT, read-timeout, 2", "DELETE, 500, 3", "DELETE, 502, 3",
+	@CsvSource({ "POST, 500, 4", "POST, 502, 3", "POST, 503, 3", "POST, read-timeout, 2", "PUT, 500, 4",
+			"PUT, 502, 3", "PUT, 503, 3", "PUT, read-timeout, 2", "DELETE, 500, 4", "DELETE, 502, 3",
 			"DELETE, 503, 3", "DELETE, read-timeout, 2" })
 	void writesReachTheWireAsTheIdempotentMethodsSay(String method, String outcome, int rowAttempts) {
 		ResponseDefinitionBuilder answer = outcome.equals("read-timeout")

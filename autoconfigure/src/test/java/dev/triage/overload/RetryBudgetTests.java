@@ -105,7 +105,7 @@ class RetryBudgetTests extends LoopbackUpstream {
 			}
 		}
 
-		assertThat(wireCount()).as("180 successes + 20 failures x 3 attempts").isEqualTo(180 + 20 * 3);
+		assertThat(wireCount()).as("180 successes + 20 failures x 4 attempts").isEqualTo(180 + 20 * 4);
 		assertThat(suppressed("inventory")).isEqualTo(suppressedBefore);
 	}
 

@@ -130,7 +130,7 @@ class PoisonTests extends LoopbackUpstream {
 		for (int i = 0; i < 4; i++) {
 			assertThat(catchThrowable(() -> this.inventory.item("bad"))).isInstanceOf(UpstreamResponseException.class);
 		}
-		assertThat(wireCount()).isEqualTo(12);
+		assertThat(wireCount()).as("four calls of four attempts each").isEqualTo(16);
 		assertThat(this.deadLetter.events).isEmpty();
 	}
 
@@ -191,7 +191,7 @@ class PoisonTests extends LoopbackUpstream {
 		for (int i = 0; i < 3; i++) {
 			assertThat(catchThrowable(() -> this.billing.invoice("bad"))).isInstanceOf(UpstreamResponseException.class);
 		}
-		assertThat(wireCount()).isEqualTo(1 + 9);
+		assertThat(wireCount()).as("three calls of four attempts each").isEqualTo(1 + 12);
 		assertThat(this.deadLetter.events).isEmpty();
 	}
 

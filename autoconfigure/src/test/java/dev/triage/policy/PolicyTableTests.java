@@ -33,10 +33,10 @@ class PolicyTableTests {
 
 	@ParameterizedTest(name = "{0}: {1} attempts, breaker {2}, alert {3}, idempotent-only {4}")
 	@CsvSource({ "300, 1, SUCCESS, false, true", "304, 1, SUCCESS, false, true", "400, 1, SUCCESS, false, true",
-			"404, 1, SUCCESS, false, true", "408, 2, FAILURE, false, true", "429, 4, IGNORE, false, false",
-			"498, 3, IGNORE, false, false", "499, 1, IGNORE, false, true", "500, 3, FAILURE, true, true",
+			"404, 1, SUCCESS, false, true", "408, 2, FAILURE, false, true", "429, 3, IGNORE, false, false",
+			"498, 3, IGNORE, false, false", "499, 1, IGNORE, false, true", "500, 4, FAILURE, true, true",
 			"501, 1, IGNORE, true, true", "502, 3, FAILURE, true, true", "503, 3, FAILURE, true, true",
-			"504, 2, FAILURE, true, true", "505, 1, IGNORE, true, true", "507, 3, FAILURE, true, true",
+			"504, 2, FAILURE, true, true", "505, 1, IGNORE, true, true", "507, 4, FAILURE, true, true",
 			"599, 1, FAILURE, true, true", "520, 3, FAILURE, true, true", "460, 3, FAILURE, true, true",
 			"418, 3, FAILURE, true, true", "999, 3, FAILURE, true, true" })
 	void everyStatusRowMatchesTheReadmeTable(int status, int attempts, BreakerOutcome breaker, boolean alert,
@@ -69,14 +69,14 @@ class PolicyTableTests {
 	@Test
 	void backoffAndRetryAfterOfTheDefaultRows() {
 		assertThat(this.defaults.forStatus(429, null).backoff())
-			.isEqualTo(new Backoff(Duration.ofSeconds(1), 2, Duration.ofSeconds(30), 0.5));
+			.isEqualTo(new Backoff(Duration.ofSeconds(2), 2, Duration.ofSeconds(30), 0.5));
 		assertThat(this.defaults.forStatus(429, null).retryAfterMax()).isEqualTo(Duration.ofSeconds(60));
 		assertThat(this.defaults.forStatus(503, null).backoff())
 			.isEqualTo(new Backoff(Duration.ofSeconds(1), 2, Duration.ofSeconds(8), 0.5));
 		assertThat(this.defaults.forStatus(502, null).backoff().max()).isEqualTo(Duration.ofSeconds(4));
 		assertThat(this.defaults.forStatus(504, null).backoff()).isEqualTo(Backoff.fixed(Duration.ofSeconds(1)));
 		assertThat(this.defaults.forStatus(500, null).backoff())
-			.isEqualTo(new Backoff(Duration.ofMillis(200), 2, Duration.ofSeconds(2), 0.5));
+			.isEqualTo(new Backoff(Duration.ofSeconds(1), 2, Duration.ofSeconds(4), 0.5));
 		assertThat(this.defaults.forStatus(500, null).retryAfterMax()).isEqualTo(Duration.ofSeconds(30));
 		assertThat(this.defaults.forStatus(408, null).retryAfter()).isEqualTo(RetryAfterMode.HONOR);
 		assertThat(this.defaults.forStatus(408, null).retryAfterMax()).isEqualTo(Duration.ofSeconds(30));
@@ -96,7 +96,7 @@ class PolicyTableTests {
 
 	@ParameterizedTest(name = "{0}: failover {1}")
 	@CsvSource({ "POOL_TIMEOUT, false", "CONNECT_TIMEOUT, true", "CONNECTION_REFUSED, true", "UNKNOWN_HOST, true",
-			"IO_ERROR, false", "READ_TIMEOUT, false", "CONNECTION_RESET, false" })
+			"IO_ERROR, false", "READ_TIMEOUT, true", "CONNECTION_RESET, true" })
 	void failoverOfTheTransportRows(TransportFailure failure, boolean failover) {
 		Rule rule = this.defaults.forTransport(failure);
 		assertThat(rule.failover()).isEqualTo(failover);
@@ -187,7 +187,7 @@ class PolicyTableTests {
 
 		assertThat(table.forStatus(520, null).maxAttempts()).isEqualTo(1);
 		assertThat(table.forStatus(530, null).maxAttempts()).isEqualTo(1);
-		assertThat(table.forStatus(500, null).maxAttempts()).isEqualTo(3);
+		assertThat(table.forStatus(500, null).maxAttempts()).isEqualTo(4);
 		assertThat(table.forStatus(498, null).maxAttempts()).isEqualTo(3);
 	}
 

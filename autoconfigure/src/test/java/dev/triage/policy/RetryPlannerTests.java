@@ -41,17 +41,18 @@ class RetryPlannerTests {
 		Rule rule = this.table.forStatus(500, null);
 		assertThat(this.middle.decide(rule, 1, true, Optional.empty(), Duration.ZERO, null).retry()).isTrue();
 		assertThat(this.middle.decide(rule, 2, true, Optional.empty(), Duration.ZERO, null).retry()).isTrue();
-		RetryDecision last = this.middle.decide(rule, 3, true, Optional.empty(), Duration.ZERO, null);
+		assertThat(this.middle.decide(rule, 3, true, Optional.empty(), Duration.ZERO, null).retry()).isTrue();
+		RetryDecision last = this.middle.decide(rule, 4, true, Optional.empty(), Duration.ZERO, null);
 		assertThat(last.retry()).isFalse();
 		assertThat(last.suppressed()).isNull();
 	}
 
 	@Test
 	void backoffGrowsExponentiallyAndIsCappedBeforeJitter() {
-		Rule rule = this.table.forStatus(429, null);
-		assertThat(delay(this.middle, rule, 1)).isEqualTo(Duration.ofSeconds(1));
-		assertThat(delay(this.middle, rule, 2)).isEqualTo(Duration.ofSeconds(2));
-		assertThat(delay(this.middle, rule, 3)).isEqualTo(Duration.ofSeconds(4));
+		Rule rule = RuleOverride.builder().set(RuleField.MAX_ATTEMPTS, 5).build().applyTo(this.table.forStatus(429, null));
+		assertThat(delay(this.middle, rule, 1)).isEqualTo(Duration.ofSeconds(2));
+		assertThat(delay(this.middle, rule, 2)).isEqualTo(Duration.ofSeconds(4));
+		assertThat(delay(this.middle, rule, 3)).isEqualTo(Duration.ofSeconds(8));
 		Rule long503 = RuleOverride.builder().set(RuleField.MAX_ATTEMPTS, 20).build()
 			.applyTo(this.table.forStatus(503, null));
 		assertThat(delay(this.middle, long503, 10)).isEqualTo(Duration.ofSeconds(8));
@@ -65,7 +66,7 @@ class RetryPlannerTests {
 		Rule rule = this.table.forStatus(500, null);
 		RetryPlanner random = new RetryPlanner(Math::random);
 		for (int i = 0; i < 1000; i++) {
-			assertThat(delay(random, rule, 1)).isBetween(Duration.ofMillis(100), Duration.ofMillis(300));
+			assertThat(delay(random, rule, 1)).isBetween(Duration.ofMillis(500), Duration.ofMillis(1_500));
 		}
 	}
 
