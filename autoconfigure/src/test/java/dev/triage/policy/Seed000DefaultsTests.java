@@ -37,8 +37,8 @@ import org.springframework.boot.test.context.SpringBootTest;
  */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.config.import=classpath:seed000.yml", "triage.throttle.enabled=false",
-				"triage.error-types.overloaded_error.backoff.initial=1ms",
-				"triage.error-types.overloaded_error.backoff.max=1ms" })
+				"triage.error-types.DATABASE_CONNECTION_FAILURE.backoff.initial=1ms",
+				"triage.error-types.DATABASE_CONNECTION_FAILURE.backoff.max=1ms" })
 class Seed000DefaultsTests extends LoopbackUpstream {
 
 	@BeforeEach
@@ -47,7 +47,7 @@ class Seed000DefaultsTests extends LoopbackUpstream {
 		upstream.stubFor(get(urlPathEqualTo("/items/bug"))
 			.willReturn(aResponse().withStatus(500).withBody("{\"error\":{\"type\":\"null_pointer\"}}")));
 		upstream.stubFor(get(urlPathEqualTo("/items/busy"))
-			.willReturn(aResponse().withStatus(500).withBody("{\"error\":{\"type\":\"overloaded_error\"}}")));
+			.willReturn(aResponse().withStatus(500).withBody("{\"error\":{\"type\":\"DATABASE_CONNECTION_FAILURE\"}}")));
 	}
 
 	@Test
