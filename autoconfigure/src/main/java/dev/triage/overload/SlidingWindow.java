@@ -22,8 +22,8 @@ import java.util.function.LongSupplier;
 
 /**
  * A few counters over a sliding time window, kept in a ring of buckets: adding is O(1) and allocates nothing,
- * summing reads every bucket once. Lock-free; an increment that races the turn of its bucket to a new period
- * may be lost, which a rate estimate can afford.
+ * summing reads every bucket once. Lock-free except when a bucket turns to a new period (once per bucket
+ * period); no increment for a period still in the window is lost.
  */
 final class SlidingWindow {
 
@@ -64,13 +64,24 @@ final class SlidingWindow {
 	void add(int counter, long nanos) {
 		long period = Math.floorDiv(nanos, this.bucketNanos);
 		int bucket = (int) Math.floorMod(period, (long) this.buckets);
-		long owner = this.periods.get(bucket);
-		if (owner < period && this.periods.compareAndSet(bucket, owner, period)) {
+		if (this.periods.get(bucket) < period) {
+			turn(bucket, period);
+		}
+		this.counts.incrementAndGet(bucket * this.counters + counter);
+	}
+
+	/**
+	 * Give a bucket to a new period: its counts are cleared before the period is published, so that an increment
+	 * made by a thread that already sees the new period is never cleared (a retry budget that lost one would allow
+	 * one retry too many). Once per bucket and period, so the lock is rare.
+	 */
+	private synchronized void turn(int bucket, long period) {
+		if (this.periods.get(bucket) < period) {
 			for (int c = 0; c < this.counters; c++) {
 				this.counts.set(bucket * this.counters + c, 0);
 			}
+			this.periods.set(bucket, period);
 		}
-		this.counts.incrementAndGet(bucket * this.counters + counter);
 	}
 
 	long sum(int counter) {
