@@ -28,7 +28,6 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyState;
-import org.springframework.cloud.openfeign.support.FeignHttpClientProperties;
 import org.springframework.core.env.Environment;
 
 /**
@@ -62,14 +61,6 @@ final class ApplicationSettings {
 							+ "resilience4j.circuitbreaker.instances.<client>), and TriageFallback beans replace "
 							+ "@FeignClient(fallback). Or set triage.enabled=false to use Spring Cloud's instead.");
 		}
-	}
-
-	static Duration poolTimeout(FeignHttpClientProperties properties) {
-		if (properties == null) {
-			return null;
-		}
-		FeignHttpClientProperties.Hc5Properties hc5 = properties.getHc5();
-		return Duration.of(hc5.getConnectionRequestTimeout(), hc5.getConnectionRequestTimeoutUnit().toChronoUnit());
 	}
 
 	static boolean breakerConfigured(Environment environment, String name) {

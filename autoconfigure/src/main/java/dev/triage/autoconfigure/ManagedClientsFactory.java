@@ -117,8 +117,8 @@ final class ManagedClientsFactory {
 			}
 		});
 		this.properties.getClients().keySet().stream().filter((name) -> !clients.containsKey(name)).forEach(
-				(name) -> logger.warn("triage.clients." + name + " configures no Feign client of this application; "
-						+ "known clients: " + clients.keySet()));
+				(name) -> logger.info("triage.clients." + name + " names no Feign client of this application (known: "
+						+ clients.keySet() + "); it applies to an HTTP service client of that name when one is created"));
 		return new ManagedClients(runtimes, (name) -> runtime(name, null));
 	}
 

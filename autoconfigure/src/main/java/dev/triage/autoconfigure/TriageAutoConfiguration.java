@@ -16,87 +16,60 @@
 
 package dev.triage.autoconfigure;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 import dev.triage.breaker.UpstreamBreakers;
 import dev.triage.fallback.FallbackResolver;
 import dev.triage.CallObserver;
 import dev.triage.engine.ManagedClients;
 import dev.triage.overload.RateLimits;
-import feign.Feign;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.cloud.openfeign.FeignAutoConfiguration;
-import org.springframework.cloud.openfeign.FeignClientProperties;
-import org.springframework.cloud.openfeign.FeignClientSpecification;
-import org.springframework.cloud.openfeign.support.FeignHttpClientProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 
 /**
- * Auto-configuration that gives every Spring Cloud OpenFeign client Triage's error decoder, retryer,
- * per-upstream breaker and fallback, driven by {@code triage.*} properties.
+ * Auto-configuration that gives every Spring Cloud OpenFeign client and every Spring HTTP service client
+ * ({@code @HttpExchange} on {@code RestClient}) Triage's failure policy: one engine per client, driven by
+ * {@code triage.*} properties, with its per-upstream breakers, fallbacks, meters and endpoint. Each kind of client
+ * is wired only when its library is on the classpath.
  */
-@AutoConfiguration(before = FeignAutoConfiguration.class,
+@AutoConfiguration(beforeName = "org.springframework.cloud.openfeign.FeignAutoConfiguration",
 		afterName = { "io.github.resilience4j.springboot3.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration",
 				"io.github.resilience4j.springboot.circuitbreaker.autoconfigure.CircuitBreakerAutoConfiguration" })
-@ConditionalOnClass({ Feign.class, FeignClientSpecification.class })
 @ConditionalOnBooleanProperty(name = "triage.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(TriageProperties.class)
-@Import({ TriageBreakerConfiguration.class, TriageHttpClient5Configuration.class,
-		TriageBootHttpClientsConfiguration.class,
+@Import({ TriageFeignConfiguration.class, TriageBreakerConfiguration.class, TriageHttpClient5Configuration.class,
+		TriageBootHttpClientsConfiguration.class, TriageHttpServicesConfiguration.class,
 		TriageRateLimiterConfiguration.class, TriageMetricsConfiguration.class, TriageEndpointConfiguration.class })
 public class TriageAutoConfiguration {
 
-	static final String SPECIFICATION_NAME = "default.dev.triage.feign.TriageFeignClientConfiguration";
+	static final String SPECIFICATION_NAME = TriageFeignConfiguration.SPECIFICATION_NAME;
 
 	/**
-	 * Registers Triage's per-client configuration in every Feign client context.
-	 * @return the specification
-	 */
-	@Bean
-	static FeignClientSpecification triageFeignClientSpecification() {
-		return new FeignClientSpecification(SPECIFICATION_NAME, TriageAutoConfiguration.class.getName(),
-				new Class<?>[] { TriageFeignClientConfiguration.class });
-	}
-
-	/**
-	 * Resolves, once at startup, the policy table, breaker and fallback of every Feign client the application
-	 * declares; a bad table fails startup here.
+	 * Resolves, once at startup, the policy table, breaker and fallback of every client the application
+	 * declares (the Feign clients; HTTP service clients are added when created); a bad table fails startup here.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	ManagedClients triageManagedClients(TriageProperties properties,
-			ObjectProvider<FeignClientSpecification> specifications, ObjectProvider<CircuitBreakerRegistry> registry,
-			ObjectProvider<FeignHttpClientProperties> httpClientProperties, ObjectProvider<CallObserver> observers,
-			ObjectProvider<RateLimits> rateLimits, ObjectProvider<FeignClientProperties> feignClientProperties,
-			ApplicationEventPublisher eventPublisher, ConfigurableListableBeanFactory beanFactory,
-			Environment environment) {
+	ManagedClients triageManagedClients(TriageProperties properties, ObjectProvider<DeclaredClients> declared,
+			ObjectProvider<CircuitBreakerRegistry> registry, ObjectProvider<CallObserver> observers,
+			ObjectProvider<RateLimits> rateLimits, ApplicationEventPublisher eventPublisher,
+			ConfigurableListableBeanFactory beanFactory, Environment environment) {
 		ApplicationSettings.rejectSecondBreakerLayer(environment);
+		DeclaredClients clients = declared.getIfAvailable(() -> DeclaredClients.NONE);
 		UpstreamBreakers breakers = new UpstreamBreakers(registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
 				(name) -> ApplicationSettings.breakerConfigured(environment, name));
 		ManagedClientsFactory factory = new ManagedClientsFactory(properties, breakers, new FallbackResolver(beanFactory),
-				ApplicationSettings.observer(observers),
-				ApplicationSettings.poolTimeout(httpClientProperties.getIfAvailable()),
+				ApplicationSettings.observer(observers), clients.poolTimeout(),
 				rateLimits.getIfAvailable(() -> RateLimits.NONE), eventPublisher);
-		Map<String, String> clients = new LinkedHashMap<>();
-		specifications.orderedStream()
-			.filter((spec) -> !spec.getName().startsWith("default."))
-			.forEach((spec) -> clients.put(spec.getName(), spec.getClassName()));
-		ManagedClients managed = factory.create(clients, beanFactory.getBeanClassLoader());
-		TimeoutLayering.warnWhereReadTimeoutExceedsDeadline(
-				clients.keySet().stream().filter(factory::isEnabled).toList(), properties,
-				feignClientProperties.getIfAvailable());
-		return managed;
+		return factory.create(clients.clients(), beanFactory.getBeanClassLoader());
 	}
 
 }

@@ -16,6 +16,7 @@
 
 package dev.triage.autoconfigure;
 
+import dev.triage.engine.AttemptAbortInterceptor;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -45,7 +46,8 @@ class TriageBootHttpClientsConfiguration {
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
 				if (bean instanceof HttpComponentsClientHttpRequestFactoryBuilder builder) {
-					return builder.withHttpClientCustomizer(HttpClientBuilder::disableAutomaticRetries);
+					return builder.withHttpClientCustomizer((client) -> client.disableAutomaticRetries()
+						.addExecInterceptorFirst(AttemptAbortInterceptor.NAME, new AttemptAbortInterceptor()));
 				}
 				return bean;
 			}

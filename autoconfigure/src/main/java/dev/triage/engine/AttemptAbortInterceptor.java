@@ -17,14 +17,17 @@
 package dev.triage.engine;
 
 import java.io.IOException;
+import java.time.Duration;
 
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
 import org.apache.hc.client5.http.classic.ExecRuntime;
+import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.core5.concurrent.Cancellable;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.HttpException;
+import org.apache.hc.core5.util.Timeout;
 
 /**
  * Apache HttpClient 5's part of the attempt bound: the first handler of the execution chain arms the bound of the
@@ -42,6 +45,10 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 		Call call = Call.innermost();
 		if (call != null) {
 			ExecRuntime runtime = scope.execRuntime;
+			RequestConfig config = scope.clientContext.getRequestConfig();
+			Timeout read = (config != null) ? config.getResponseTimeout() : null;
+			// The client's own timeouts, for the report of a transport failure when the adapter cannot see them.
+			call.clientTimeouts(null, (read != null && read.isEnabled()) ? Duration.ofMillis(read.toMilliseconds()) : null);
 			call.abort().arm(() -> {
 				if (runtime instanceof Cancellable cancellable) {
 					cancellable.cancel();

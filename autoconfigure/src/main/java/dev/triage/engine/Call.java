@@ -16,6 +16,7 @@
 
 package dev.triage.engine;
 
+import java.time.Duration;
 import java.util.function.Supplier;
 
 import dev.triage.OriginalResponse;
@@ -64,6 +65,12 @@ public final class Call {
 	private Supplier<? extends UpstreamException> lastAnswer;
 
 	private String lastChannel = OriginalResponse.PRIMARY;
+
+	private boolean idempotent;
+
+	private Duration clientConnectTimeout;
+
+	private Duration clientReadTimeout;
 
 	private Call(ClientRuntime runtime, String methodKey, Call outer) {
 		this.runtime = runtime;
@@ -117,6 +124,49 @@ public final class Call {
 		// Set back rather than removed when there is no outer call: the thread keeps its (empty) slot, and the
 		// next call on it does not allocate a new one.
 		CURRENT.set(this.outer);
+	}
+
+	/**
+	 * Remember whether the call's request may be repeated, for a retry decided after the adapter's attempt loop
+	 * (a 2xx body that broke off while the caller read it).
+	 * @param idempotent whether it may be repeated
+	 */
+	public void idempotent(boolean idempotent) {
+		this.idempotent = idempotent;
+	}
+
+	/**
+	 * Return whether the call's request may be repeated.
+	 * @return whether it may be repeated
+	 */
+	public boolean idempotent() {
+		return this.idempotent;
+	}
+
+	/**
+	 * Remember the timeouts the HTTP client applies to the current attempt, as far as it tells.
+	 * @param connect the connect timeout, {@code null} when unknown
+	 * @param read the read timeout, {@code null} when unknown
+	 */
+	public void clientTimeouts(Duration connect, Duration read) {
+		this.clientConnectTimeout = connect;
+		this.clientReadTimeout = read;
+	}
+
+	/**
+	 * Return the connect timeout the HTTP client applied to the current attempt.
+	 * @return the timeout, {@code null} when unknown
+	 */
+	public Duration clientConnectTimeout() {
+		return this.clientConnectTimeout;
+	}
+
+	/**
+	 * Return the read timeout the HTTP client applied to the current attempt.
+	 * @return the timeout, {@code null} when unknown
+	 */
+	public Duration clientReadTimeout() {
+		return this.clientReadTimeout;
 	}
 
 	int attemptStarted(String method, String url, String channelName) {

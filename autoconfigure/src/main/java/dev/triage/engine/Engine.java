@@ -505,12 +505,25 @@ public final class Engine {
 	 */
 	public Object fail(Call call, UpstreamException failure, RuntimeException toThrow, Method method, Object[] argv)
 			throws Throwable {
+		return fail(call, failure, toThrow, this.runtime.fallback(), method, argv);
+	}
+
+	/**
+	 * The call failed: as {@link #fail(Call, UpstreamException, RuntimeException, Method, Object[])}, with the
+	 * fallback of the service interface the call was made through.
+	 * @param call the call
+	 * @param failure what happened
+	 * @param toThrow what the caller gets without a fallback
+	 * @param fallback the fallback, {@code null} for none
+	 * @param method the service interface's method, invoked on the fallback's answer
+	 * @param argv the call's arguments
+	 * @return the fallback's answer
+	 * @throws Throwable {@code toThrow}, or what the fallback threw
+	 */
+	public Object fail(Call call, UpstreamException failure, RuntimeException toThrow, TriageFallback<?> fallback,
+			Method method, Object[] argv) throws Throwable {
 		Rule rule = (failure instanceof UpstreamUnavailableException) ? null : call.lastRule();
-		TriageFallback<?> fallback = this.runtime.fallback();
-		// A refusal has no rule: an open breaker is always worth an alert; a client holding itself back
-		// (pause, throttle, rate limit, poison) is working as designed, and its meters show it.
-		boolean alert = (rule != null) ? rule.alert()
-				: !(failure instanceof UpstreamUnavailableException refused) || refused.refusal() == Refusal.BREAKER_OPEN;
+		boolean alert = alertWorthy(failure, rule);
 		CallOutcome failed = (failure instanceof UpstreamUnavailableException) ? CallOutcome.SHORT_CIRCUITED
 				: CallOutcome.FAILURE;
 		if (fallback == null || method == null || (rule != null && !rule.fallback())) {
@@ -530,6 +543,26 @@ public final class Engine {
 		}
 		report(call, CallOutcome.FALLBACK, toThrow, failure, alert);
 		return answer;
+	}
+
+	/**
+	 * The call failed and no fallback answers for it (a call made on a client directly): report it.
+	 * @param call the call
+	 * @param failure what happened, also what the caller gets
+	 */
+	public void reportFailure(Call call, UpstreamException failure) {
+		Rule rule = (failure instanceof UpstreamUnavailableException) ? null : call.lastRule();
+		report(call, (failure instanceof UpstreamUnavailableException) ? CallOutcome.SHORT_CIRCUITED
+				: CallOutcome.FAILURE, failure, failure, alertWorthy(failure, rule));
+	}
+
+	/**
+	 * A refusal has no rule: an open breaker is always worth an alert; a client holding itself back (pause,
+	 * throttle, rate limit, poison) is working as designed, and its meters show it.
+	 */
+	private static boolean alertWorthy(UpstreamException failure, Rule rule) {
+		return (rule != null) ? rule.alert()
+				: !(failure instanceof UpstreamUnavailableException refused) || refused.refusal() == Refusal.BREAKER_OPEN;
 	}
 
 	private Object invokeFallback(Object answer, Method method, Object[] argv) throws Throwable {

@@ -24,6 +24,7 @@ import java.time.Duration;
 
 import dev.triage.TransportFailure;
 import dev.triage.actuate.TriageEndpoint;
+import dev.triage.TriageHttpServices;
 import dev.triage.engine.ManagedClients;
 import dev.triage.metrics.TriageMetrics;
 import dev.triage.policy.BreakerOutcome;
@@ -67,9 +68,14 @@ class TriageAutoConfigurationTests {
 	}
 
 	@Test
-	void backsOffWithoutFeign() {
-		this.contextRunner.withClassLoader(new FilteredClassLoader(Feign.class))
-			.run((context) -> assertThat(context).doesNotHaveBean(ManagedClients.class));
+	void withoutFeignOnlyTheHttpServiceClientsAreManaged() {
+		// SPEC §11: an application without Spring Cloud OpenFeign runs HTTP service clients alone.
+		this.contextRunner.withClassLoader(new FilteredClassLoader(Feign.class)).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context).hasSingleBean(ManagedClients.class);
+			assertThat(context).hasSingleBean(TriageHttpServices.class);
+			assertThat(context).doesNotHaveBean(FeignClientSpecification.class);
+		});
 	}
 
 	@Test

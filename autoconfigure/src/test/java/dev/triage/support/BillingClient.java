@@ -18,14 +18,17 @@ package dev.triage.support;
 
 import org.springframework.cloud.openfeign.FeignClient;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.service.annotation.GetExchange;
 
 @FeignClient(name = "billing", url = "${test.upstream.billing}")
 public interface BillingClient {
 
 	@GetMapping("/invoices")
+	@GetExchange("/invoices")
 	String invoices();
 
 	@GetMapping("/invoices/{id}")
+	@GetExchange("/invoices/{id}")
 	String invoice(@org.springframework.web.bind.annotation.PathVariable("id") String id);
 
 }

@@ -26,32 +26,47 @@ import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.service.annotation.DeleteExchange;
+import org.springframework.web.service.annotation.GetExchange;
+import org.springframework.web.service.annotation.PostExchange;
+import org.springframework.web.service.annotation.PutExchange;
 
+/**
+ * The test upstream's inventory API: a Feign client, and the same interface as an HTTP service client (its
+ * {@code @HttpExchange} annotations), so the contract tests run over both kinds of client.
+ */
 @FeignClient(name = "inventory", url = "${test.upstream.inventory}")
 public interface InventoryClient {
 
 	@GetMapping("/items/{id}")
+	@GetExchange("/items/{id}")
 	String item(@PathVariable("id") String id);
 
 	@GetMapping("/raw/{id}")
 	Response raw(@PathVariable("id") String id);
 
 	@GetMapping("/search")
+	@GetExchange("/search")
 	String search(@RequestParam("q") String query, @RequestHeader("Authorization") String authorization);
 
 	@GetMapping("/profile")
+	@GetExchange("/profile")
 	String profile(@RequestHeader("Authorization") String authorization, @RequestHeader("Cookie") String cookie);
 
 	@PostMapping("/orders")
+	@PostExchange("/orders")
 	String order(@RequestBody String body);
 
 	@PostMapping("/orders")
+	@PostExchange("/orders")
 	String order(@RequestBody String body, @RequestHeader("Idempotency-Key") String idempotencyKey);
 
 	@PutMapping("/orders/{id}")
+	@PutExchange("/orders/{id}")
 	String replace(@PathVariable("id") String id, @RequestBody String body);
 
 	@DeleteMapping("/orders/{id}")
+	@DeleteExchange("/orders/{id}")
 	String cancel(@PathVariable("id") String id);
 
 }

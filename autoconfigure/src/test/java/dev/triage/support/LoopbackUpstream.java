@@ -20,8 +20,10 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -44,6 +46,31 @@ public abstract class LoopbackUpstream {
 
 	@Autowired
 	protected BillingClient billing;
+
+	@Autowired
+	@Qualifier("httpInventory")
+	private InventoryClient httpInventory;
+
+	@Autowired
+	@Qualifier("httpBilling")
+	private BillingClient httpBilling;
+
+	/**
+	 * Return the kind of client this test calls through; a subclass of a contract test overrides it to run the
+	 * same tests over an HTTP service client.
+	 * @return the kind
+	 */
+	protected ClientKind clientKind() {
+		return ClientKind.FEIGN;
+	}
+
+	@BeforeEach
+	void callThroughTheClientKind() {
+		if (clientKind() == ClientKind.HTTP_SERVICE) {
+			this.inventory = this.httpInventory;
+			this.billing = this.httpBilling;
+		}
+	}
 
 	/**
 	 * Return how many requests reached the upstream since the last reset.

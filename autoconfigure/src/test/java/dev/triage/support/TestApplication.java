@@ -19,10 +19,12 @@ package dev.triage.support;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.cloud.openfeign.EnableFeignClients;
+import org.springframework.context.annotation.Import;
 
 @SpringBootConfiguration
 @EnableAutoConfiguration
 @EnableFeignClients(clients = { InventoryClient.class, BillingClient.class })
+@Import(HttpServiceClients.class)
 public class TestApplication {
 
 }

@@ -1,0 +1,83 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.triage.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import feign.Feign;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.cloud.openfeign.FeignClientProperties;
+import org.springframework.cloud.openfeign.FeignClientSpecification;
+import org.springframework.cloud.openfeign.support.FeignHttpClientProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The Feign adapter's wiring: Triage's configuration in every Feign client's context, and the Feign clients the
+ * application declares.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass({ Feign.class, FeignClientSpecification.class })
+class TriageFeignConfiguration {
+
+	static final String SPECIFICATION_NAME = "default.dev.triage.feign.TriageFeignClientConfiguration";
+
+	/**
+	 * Registers Triage's per-client configuration in every Feign client context.
+	 * @return the specification
+	 */
+	@Bean
+	static FeignClientSpecification triageFeignClientSpecification() {
+		return new FeignClientSpecification(SPECIFICATION_NAME, TriageAutoConfiguration.class.getName(),
+				new Class<?>[] { TriageFeignClientConfiguration.class });
+	}
+
+	@Bean
+	DeclaredClients triageDeclaredFeignClients(ObjectProvider<FeignClientSpecification> specifications,
+			ObjectProvider<FeignHttpClientProperties> httpClientProperties) {
+		Map<String, String> clients = new LinkedHashMap<>();
+		specifications.orderedStream()
+			.filter((spec) -> !spec.getName().startsWith("default."))
+			.forEach((spec) -> clients.put(spec.getName(), spec.getClassName()));
+		return new DeclaredClients(clients, poolTimeout(httpClientProperties.getIfAvailable()));
+	}
+
+	/**
+	 * Warns at startup, one line per client, where a Feign client's read timeout is longer than its deadline.
+	 */
+	@Bean
+	SmartInitializingSingleton triageTimeoutLayering(DeclaredClients declared, TriageProperties properties,
+			ObjectProvider<FeignClientProperties> feignClientProperties) {
+		return () -> TimeoutLayering.warnWhereReadTimeoutExceedsDeadline(declared.clients()
+			.keySet()
+			.stream()
+			.filter((name) -> properties.getClients().get(name) == null || properties.getClients().get(name).isEnabled())
+			.toList(), properties, feignClientProperties.getIfAvailable());
+	}
+
+	private static Duration poolTimeout(FeignHttpClientProperties properties) {
+		if (properties == null) {
+			return null;
+		}
+		FeignHttpClientProperties.Hc5Properties hc5 = properties.getHc5();
+		return Duration.of(hc5.getConnectionRequestTimeout(), hc5.getConnectionRequestTimeoutUnit().toChronoUnit());
+	}
+
+}

@@ -1,0 +1,49 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.triage.autoconfigure;
+
+import dev.triage.TriageHttpServices;
+import dev.triage.engine.ManagedClients;
+import dev.triage.fallback.FallbackResolver;
+import dev.triage.restclient.ManagedHttpServices;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.service.invoker.HttpServiceProxyFactory;
+
+/**
+ * Triage for Spring's HTTP service clients ({@code @HttpExchange} on {@code RestClient}) and plain
+ * {@code RestClient}s: the {@link TriageHttpServices} bean.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass({ RestClient.class, HttpServiceProxyFactory.class })
+class TriageHttpServicesConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	TriageHttpServices triageHttpServices(ManagedClients clients, TriageProperties properties,
+			ConfigurableListableBeanFactory beanFactory) {
+		FallbackResolver fallbacks = new FallbackResolver(beanFactory);
+		return new ManagedHttpServices(clients, (name) -> {
+			TriageProperties.Client client = properties.getClients().get(name);
+			return client == null || client.isEnabled();
+		}, fallbacks::forClient);
+	}
+
+}

@@ -1,0 +1,193 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.triage.restclient;
+
+import java.lang.reflect.InvocationHandler;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import dev.triage.CallOutcome;
+import dev.triage.TriageFallback;
+import dev.triage.TriageHttpServices;
+import dev.triage.UpstreamException;
+import dev.triage.UpstreamUnavailableException;
+import dev.triage.engine.Call;
+import dev.triage.engine.Engine;
+import dev.triage.engine.ManagedClients;
+import dev.triage.policy.RetryDecision;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.support.RestClientAdapter;
+import org.springframework.web.service.invoker.HttpServiceProxyFactory;
+
+/**
+ * Triage for HTTP service clients: a {@link TriageRequestInterceptor} and a {@link TriageStatusHandler} on each
+ * managed {@code RestClient}, and, around each {@code @HttpExchange} proxy, the call: it is opened where the
+ * caller's call starts, and when it finally fails the engine hands what actually happened to the service
+ * interface's {@link TriageFallback}.
+ */
+public final class ManagedHttpServices implements TriageHttpServices {
+
+	private final ManagedClients clients;
+
+	private final Predicate<String> enabled;
+
+	private final Function<Class<?>, TriageFallback<?>> fallbacks;
+
+	private final Map<String, Engine> engines = new ConcurrentHashMap<>();
+
+	/**
+	 * Create the HTTP service client adapter.
+	 * @param clients the managed clients
+	 * @param enabled whether Triage manages a client of that name
+	 * @param fallbacks the fallback of a service interface, {@code null} for none
+	 */
+	public ManagedHttpServices(ManagedClients clients, Predicate<String> enabled,
+			Function<Class<?>, TriageFallback<?>> fallbacks) {
+		this.clients = clients;
+		this.enabled = enabled;
+		this.fallbacks = fallbacks;
+	}
+
+	@Override
+	public <S> S createClient(String client, Class<S> serviceType, RestClient restClient) {
+		RestClient managed = restClient.mutate().apply(forClient(client)).build();
+		S proxy = HttpServiceProxyFactory.builderFor(RestClientAdapter.create(managed)).build().createClient(serviceType);
+		if (!this.enabled.test(client)) {
+			return proxy;
+		}
+		return wrap(engine(client), serviceType, proxy);
+	}
+
+	@Override
+	public Consumer<RestClient.Builder> forClient(String client) {
+		return forClient(client, null, false);
+	}
+
+	/**
+	 * Return what puts a {@code RestClient} under a client's table.
+	 * @param client the client's name
+	 * @param baseUrl the client's base URL, its {@code primary} channel; {@code null} when unknown
+	 * @param first whether Triage's interceptor goes first (Spring Framework 7 runs the interceptors after it
+	 * on every attempt) rather than last (Framework 6.2 runs them on the first attempt only)
+	 * @return the builder customization
+	 */
+	public Consumer<RestClient.Builder> forClient(String client, String baseUrl, boolean first) {
+		if (!this.enabled.test(client)) {
+			return (builder) -> {
+			};
+		}
+		TriageRequestInterceptor interceptor = new TriageRequestInterceptor(engine(client), baseUrl);
+		return (builder) -> builder.requestInterceptors((interceptors) -> {
+			interceptors.removeIf(TriageRequestInterceptor.class::isInstance);
+			if (first) {
+				interceptors.add(0, interceptor);
+			}
+			else {
+				interceptors.add(interceptor);
+			}
+		}).defaultStatusHandler(TriageStatusHandler::matches, new TriageStatusHandler());
+	}
+
+	private Engine engine(String client) {
+		return this.engines.computeIfAbsent(client, (name) -> new Engine(this.clients.get(name)));
+	}
+
+	@SuppressWarnings("unchecked")
+	private <S> S wrap(Engine engine, Class<S> serviceType, S target) {
+		TriageFallback<?> fallback = this.fallbacks.apply(serviceType);
+		InvocationHandler handler = (proxy, method, args) -> {
+			if (method.getDeclaringClass() == Object.class) {
+				return invoke(method, target, args);
+			}
+			if (method.isDefault()) {
+				return InvocationHandler.invokeDefault(proxy, method, args);
+			}
+			return call(engine, fallback, methodKey(serviceType, method), target, method, args);
+		};
+		return (S) Proxy.newProxyInstance(serviceType.getClassLoader(), new Class<?>[] { serviceType }, handler);
+	}
+
+	private static Object call(Engine engine, TriageFallback<?> fallback, String methodKey, Object target,
+			Method method, Object[] args) throws Throwable {
+		Call call = Call.open(engine.runtime(), methodKey);
+		try {
+			UpstreamUnavailableException refused = engine.refuseEarly(methodKey);
+			if (refused != null) {
+				return engine.fail(call, refused, refused, fallback, method, args);
+			}
+			Object result;
+			while (true) {
+				try {
+					result = invoke(method, target, args);
+					break;
+				}
+				catch (UpstreamException ex) {
+					return engine.fail(call, ex, ex, fallback, method, args);
+				}
+				catch (RuntimeException ex) {
+					UpstreamException answered = call.lastAnswer();
+					if (answered == null) {
+						engine.report(call, CallOutcome.FAILURE, ex, null, true);
+						throw ex;
+					}
+					// The body of a 2xx broke off while it was read: that attempt failed as its rule says, and the
+					// call is retried as Feign's would be, if the rule allows it.
+					call.failed(answered, call.lastRule());
+					RetryDecision decision = engine.decide(call, call.lastRule(), call.tries(), call.idempotent(),
+							Optional.empty(), Duration.ofNanos(call.elapsedNanos()));
+					if (!decision.retry()) {
+						return engine.fail(call, answered, answered, fallback, method, args);
+					}
+					engine.await(decision, answered);
+				}
+			}
+			engine.report(call, CallOutcome.SUCCESS, null, null, false);
+			return result;
+		}
+		finally {
+			call.close();
+		}
+	}
+
+	private static Object invoke(Method method, Object target, Object[] args) throws Throwable {
+		try {
+			return method.invoke(target, args);
+		}
+		catch (InvocationTargetException ex) {
+			throw ex.getCause();
+		}
+	}
+
+	/**
+	 * Return the method key, as Feign writes it: {@code InventoryClient#item(String)}.
+	 */
+	static String methodKey(Class<?> serviceType, Method method) {
+		return serviceType.getSimpleName() + "#" + method.getName() + Stream.of(method.getParameterTypes())
+			.map(Class::getSimpleName)
+			.collect(Collectors.joining(",", "(", ")"));
+	}
+
+}

@@ -1,0 +1,228 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.triage.restclient;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
+
+import dev.triage.CallOutcome;
+import dev.triage.UpstreamException;
+import dev.triage.UpstreamResponseException;
+import dev.triage.UpstreamTransportException;
+import dev.triage.UpstreamUnavailableException;
+import dev.triage.engine.Attempt;
+import dev.triage.engine.BodyCapture;
+import dev.triage.engine.Call;
+import dev.triage.engine.CapturedBody;
+import dev.triage.engine.ClientRuntime;
+import dev.triage.engine.Engine;
+import dev.triage.engine.RefusedException;
+import dev.triage.policy.RetryDecision;
+import dev.triage.policy.Rule;
+import org.springframework.http.HttpRequest;
+import org.springframework.http.client.ClientHttpRequestExecution;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
+import org.springframework.http.client.ClientHttpResponse;
+import org.springframework.http.client.support.HttpRequestWrapper;
+
+/**
+ * The {@link Engine}'s attempts for a {@code RestClient}: every {@code execution.execute} is one attempt on the
+ * wire, admitted, classified and recorded by the engine; between attempts the engine decides and waits. The
+ * loop is here, where each attempt is visible: RestClient's status handlers only see the final response. A final
+ * non-2xx answer is handed back with its body captured (up to the cap) for {@link TriageStatusHandler} to throw
+ * as {@link UpstreamResponseException} (a caller's per-request {@code onStatus} still wins); a transport failure
+ * or a refusal is thrown from here, as Triage's typed exception.
+ * <p>
+ * On Spring Framework 6.2 it must be the last interceptor (interceptors after it run on the first attempt only);
+ * on 7.0 the ones after it run on every attempt.
+ */
+public final class TriageRequestInterceptor implements ClientHttpRequestInterceptor {
+
+	private final Engine engine;
+
+	private final ClientRuntime runtime;
+
+	private final String primaryBase;
+
+	/**
+	 * Create the interceptor of one client.
+	 * @param engine the client's engine
+	 * @param primaryBase the client's base URL (its {@code primary} channel), {@code null} when unknown: then a
+	 * channel replaces the request's scheme, host and port
+	 */
+	public TriageRequestInterceptor(Engine engine, String primaryBase) {
+		this.engine = engine;
+		this.runtime = engine.runtime();
+		this.primaryBase = primaryBase;
+	}
+
+	/**
+	 * Return the engine.
+	 * @return the engine
+	 */
+	Engine engine() {
+		return this.engine;
+	}
+
+	@Override
+	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
+			throws IOException {
+		Call call = Call.current(this.runtime);
+		if (call != null) {
+			return attempts(call, request, body, execution);
+		}
+		// A call made on the RestClient directly (no service interface): the call is this exchange.
+		call = Call.open(this.runtime, request.getMethod().name() + " " + this.runtime.name());
+		try {
+			UpstreamUnavailableException refused = this.engine.refuseEarly(call.methodKey());
+			if (refused != null) {
+				this.engine.reportFailure(call, refused);
+				throw refused;
+			}
+			ClientHttpResponse response;
+			try {
+				response = attempts(call, request, body, execution);
+			}
+			catch (UpstreamException ex) {
+				this.engine.reportFailure(call, ex);
+				throw ex;
+			}
+			if (response instanceof CapturedResponse captured) {
+				this.engine.reportFailure(call, captured.failure());
+			}
+			else {
+				this.engine.report(call, CallOutcome.SUCCESS, null, null, false);
+			}
+			return response;
+		}
+		finally {
+			call.close();
+		}
+	}
+
+	private ClientHttpResponse attempts(Call call, HttpRequest request, byte[] body,
+			ClientHttpRequestExecution execution) throws IOException {
+		String url = request.getURI().toString();
+		String method = request.getMethod().name();
+		String base = (this.primaryBase != null) ? this.primaryBase : origin(request.getURI());
+		boolean idempotent = this.engine.isIdempotent(method, request.getHeaders());
+		call.idempotent(idempotent);
+		CapturedResponse last = null;
+		while (true) {
+			Attempt attempt;
+			try {
+				attempt = this.engine.begin(call, method, url, base, body);
+			}
+			catch (RefusedException refused) {
+				UpstreamException ended = this.engine.refused(call, refused);
+				if (last != null && ended == last.failure()) {
+					return last;
+				}
+				throw ended;
+			}
+			HttpRequest sent = attempt.url().equals(url) ? request : onChannel(request, attempt.url());
+			call.clientTimeouts(null, null);
+			this.engine.bound(call, -1, -1, true);
+			ClientHttpResponse response;
+			try {
+				response = execution.execute(sent, body);
+			}
+			catch (IOException ex) {
+				this.engine.failed(attempt, ex, call.clientConnectTimeout(), call.clientReadTimeout());
+				UpstreamTransportException failure = (UpstreamTransportException) call.lastAnswer();
+				Rule rule = call.lastRule();
+				call.failed(failure, rule);
+				last = null;
+				RetryDecision decision = this.engine.decide(call, rule, call.tries(), idempotent, Optional.empty(),
+						Duration.ofNanos(call.elapsedNanos()));
+				if (!decision.retry()) {
+					throw failure;
+				}
+				this.engine.await(decision, failure);
+				continue;
+			}
+			catch (RuntimeException | Error ex) {
+				this.engine.interrupted(attempt);
+				throw ex;
+			}
+			int status = response.getStatusCode().value();
+			if (status >= 200 && status < 300) {
+				Engine.Settlement settlement = this.engine.succeeded(attempt, status, true);
+				return new GuardedResponse(response, settlement, call.clientConnectTimeout(), call.clientReadTimeout());
+			}
+			CapturedBody captured;
+			try {
+				captured = capture(response, status);
+			}
+			finally {
+				// Closed before any retry: an unclosed answer would keep its pooled connection.
+				response.close();
+			}
+			Engine.Answer answer = this.engine.responded(attempt, status, response.getStatusText(),
+					response.getHeaders(), captured);
+			UpstreamResponseException failure = answer.exception();
+			call.failed(failure, answer.rule());
+			last = new CapturedResponse(response.getStatusCode(), response.getStatusText(), response.getHeaders(),
+					captured.bytes(), failure);
+			Rule rule = answer.rule();
+			if (!rule.retries() && !(rule.failover() && this.runtime.channels().hasAlternatives())) {
+				return last;
+			}
+			RetryDecision decision = this.engine.decide(call, rule, call.tries(), idempotent,
+					failure.response().retryAfter(), Duration.ofNanos(call.elapsedNanos()));
+			if (!decision.retry()) {
+				return last;
+			}
+			this.engine.await(decision, failure);
+		}
+	}
+
+	private CapturedBody capture(ClientHttpResponse response, int status) {
+		InputStream in;
+		try {
+			in = response.getBody();
+		}
+		catch (IOException ex) {
+			return new CapturedBody(new byte[0], true, this.runtime.errorTypes().extract(new byte[0]));
+		}
+		long declared = response.getHeaders().getContentLength();
+		return BodyCapture.capture(in, (declared >= 0 && declared <= Integer.MAX_VALUE) ? (int) declared : null,
+				this.runtime, status);
+	}
+
+	private static String origin(URI uri) {
+		if (uri.getScheme() == null || uri.getRawAuthority() == null) {
+			return null;
+		}
+		return uri.getScheme() + "://" + uri.getRawAuthority();
+	}
+
+	private static HttpRequest onChannel(HttpRequest request, String url) {
+		URI uri = URI.create(url);
+		return new HttpRequestWrapper(request) {
+
+			@Override
+			public URI getURI() {
+				return uri;
+			}
+
+		};
+	}
+
+}
