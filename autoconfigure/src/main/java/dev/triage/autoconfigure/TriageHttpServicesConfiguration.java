@@ -18,12 +18,17 @@ package dev.triage.autoconfigure;
 import dev.triage.TriageHttpServices;
 import dev.triage.engine.ManagedClients;
 import dev.triage.fallback.FallbackResolver;
+import dev.triage.restclient.HttpServiceGroups;
 import dev.triage.restclient.ManagedHttpServices;
+import org.springframework.beans.factory.FactoryBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.service.invoker.HttpServiceProxyFactory;
 
@@ -44,6 +49,36 @@ class TriageHttpServicesConfiguration {
 			TriageProperties.Client client = properties.getClients().get(name);
 			return client == null || client.isEnabled();
 		}, fallbacks::forClient);
+	}
+
+	/**
+	 * Spring Framework 7's HTTP service groups, each managed as the client named after its group.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = HttpServiceGroups.CONFIGURER)
+	static class Groups {
+
+		@Bean
+		static FactoryBean<Object> triageHttpServiceGroups(ObjectProvider<TriageHttpServices> services,
+				ConfigurableListableBeanFactory beanFactory, Environment environment) {
+			return new FactoryBean<>() {
+
+				@Override
+				public Object getObject() {
+					HttpServiceGroups groups = new HttpServiceGroups((ManagedHttpServices) services.getObject(),
+							(group) -> environment.getProperty("spring.http.serviceclient." + group + ".base-url"),
+							new HttpServiceGroupChecks(beanFactory, environment));
+					return groups.configurer(beanFactory.getBeanClassLoader());
+				}
+
+				@Override
+				public Class<?> getObjectType() {
+					return ClassUtils.resolveClassName(HttpServiceGroups.CONFIGURER, beanFactory.getBeanClassLoader());
+				}
+
+			};
+		}
+
 	}
 
 }

@@ -111,7 +111,25 @@ public final class ManagedHttpServices implements TriageHttpServices {
 		}).defaultStatusHandler(TriageStatusHandler::matches, new TriageStatusHandler());
 	}
 
-	private Engine engine(String client) {
+	/**
+	 * Return whether Triage manages a client of that name.
+	 * @param client the client's name
+	 * @return whether it is managed
+	 */
+	boolean manages(String client) {
+		return this.enabled.test(client);
+	}
+
+	/**
+	 * Return the fallback of a service interface.
+	 * @param serviceType the interface
+	 * @return the fallback, {@code null} for none
+	 */
+	TriageFallback<?> fallback(Class<?> serviceType) {
+		return this.fallbacks.apply(serviceType);
+	}
+
+	Engine engine(String client) {
 		return this.engines.computeIfAbsent(client, (name) -> new Engine(this.clients.get(name)));
 	}
 
@@ -125,13 +143,26 @@ public final class ManagedHttpServices implements TriageHttpServices {
 			if (method.isDefault()) {
 				return InvocationHandler.invokeDefault(proxy, method, args);
 			}
-			return call(engine, fallback, methodKey(serviceType, method), target, method, args);
+			return call(engine, fallback, methodKey(serviceType, method), method, args, () -> invoke(method, target, args));
 		};
 		return (S) Proxy.newProxyInstance(serviceType.getClassLoader(), new Class<?>[] { serviceType }, handler);
 	}
 
-	private static Object call(Engine engine, TriageFallback<?> fallback, String methodKey, Object target,
-			Method method, Object[] args) throws Throwable {
+	/**
+	 * One call of a service interface's method: the call is opened here; when it finally fails the engine hands
+	 * what actually happened to the fallback.
+	 * @param engine the client's engine
+	 * @param fallback the service interface's fallback, {@code null} for none
+	 * @param methodKey the method key
+	 * @param method the method
+	 * @param args the arguments
+	 * @param invocation makes the call through the proxy; asked again when a 2xx body broke off and the rule
+	 * allows another attempt
+	 * @return what the method returns, or the fallback's answer
+	 * @throws Throwable what the call or the fallback threw
+	 */
+	static Object call(Engine engine, TriageFallback<?> fallback, String methodKey, Method method, Object[] args,
+			Invocation invocation) throws Throwable {
 		Call call = Call.open(engine.runtime(), methodKey);
 		try {
 			UpstreamUnavailableException refused = engine.refuseEarly(methodKey);
@@ -141,7 +172,7 @@ public final class ManagedHttpServices implements TriageHttpServices {
 			Object result;
 			while (true) {
 				try {
-					result = invoke(method, target, args);
+					result = invocation.proceed();
 					break;
 				}
 				catch (UpstreamException ex) {
@@ -170,6 +201,16 @@ public final class ManagedHttpServices implements TriageHttpServices {
 		finally {
 			call.close();
 		}
+	}
+
+	/**
+	 * Makes the call through the HTTP service proxy.
+	 */
+	@FunctionalInterface
+	interface Invocation {
+
+		Object proceed() throws Throwable;
+
 	}
 
 	private static Object invoke(Method method, Object target, Object[] args) throws Throwable {

@@ -1,0 +1,178 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.triage.boot4;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import dev.triage.TriageFallback;
+import dev.triage.UpstreamResponseException;
+import dev.triage.support.WireMocks;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.resilience.annotation.EnableResilientMethods;
+import org.springframework.resilience.annotation.Retryable;
+import org.springframework.web.service.annotation.GetExchange;
+import org.springframework.web.service.registry.ImportHttpServices;
+
+/**
+ * Spring Framework 7's HTTP service groups on Spring Boot 4: every RestClient group is managed by default as the
+ * client named after its group, with its base URL ({@code spring.http.serviceclient.<group>.base-url}) as the
+ * primary channel; a second retry layer ({@code @Retryable}) on a managed group fails startup.
+ */
+class HttpServiceGroupTests {
+
+	@RegisterExtension
+	static WireMockExtension upstream = WireMocks.loopback();
+
+	@BeforeEach
+	void reset() {
+		upstream.resetAll();
+	}
+
+	@Test
+	void aGroupIsManagedAsTheClientNamedAfterIt() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "0")));
+		try (ConfigurableApplicationContext context = run(GroupApplication.class)) {
+			CatalogApi catalog = context.getBean(CatalogApi.class);
+
+			Throwable thrown = catchThrowable(() -> catalog.item("1"));
+
+			assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
+			assertThat(((UpstreamResponseException) thrown).client()).isEqualTo("catalog");
+			assertThat(((UpstreamResponseException) thrown).methodKey()).isEqualTo("CatalogApi#item(String)");
+			assertThat(wireCount()).as("the 503 row: 3 attempts").isEqualTo(3);
+			assertThat(context.getBean(CircuitBreakerRegistry.class).find("catalog")).isPresent();
+		}
+	}
+
+	@Test
+	void aGroupsFallbackGetsTheOriginalResponse() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(404).withBody("{\"type\":\"missing\"}")));
+		try (ConfigurableApplicationContext context = run(GroupApplication.class, FallbackConfiguration.class)) {
+			CatalogApi catalog = context.getBean(CatalogApi.class);
+
+			String answer = catalog.item("1");
+
+			assertThat(answer).isEqualTo("fallback for 404 missing");
+			assertThat(wireCount()).isEqualTo(1);
+		}
+	}
+
+	@Test
+	void retryableOnAManagedGroupFailsStartupNamingTheMethod() {
+		Throwable thrown = catchThrowable(() -> run(RetryingApplication.class).close());
+
+		assertThat(thrown).isNotNull();
+		assertThat(rootCause(thrown).getMessage()).contains("@Retryable on RetryingApi#item");
+		assertThat(wireCount()).isZero();
+	}
+
+	@Test
+	void aGroupLeftAloneIsNotManaged() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "0")));
+		try (ConfigurableApplicationContext context = run(GroupApplication.class,
+				"--triage.clients.catalog.enabled=false")) {
+			Throwable thrown = catchThrowable(() -> context.getBean(CatalogApi.class).item("1"));
+
+			assertThat(thrown).isNotInstanceOf(UpstreamResponseException.class);
+			assertThat(wireCount()).isEqualTo(1);
+		}
+	}
+
+	private static Throwable rootCause(Throwable thrown) {
+		Throwable cause = thrown;
+		while (cause.getCause() != null && cause.getCause() != cause) {
+			cause = cause.getCause();
+		}
+		return cause;
+	}
+
+	private static ConfigurableApplicationContext run(Class<?> application, Object... more) {
+		java.util.List<Class<?>> sources = new java.util.ArrayList<>();
+		sources.add(application);
+		java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("--spring.main.web-application-type=none",
+				"--spring.http.serviceclient.catalog.base-url=" + upstream.baseUrl(),
+				"--spring.http.serviceclient.retrying.base-url=" + upstream.baseUrl(), "--triage.throttle.enabled=false",
+				"--triage.retry-budget.enabled=false", "--triage.policies.503.pause=false",
+				"--logging.level.dev.triage.calls=WARN"));
+		for (Object extra : more) {
+			if (extra instanceof Class<?> type) {
+				sources.add(type);
+			}
+			else {
+				args.add((String) extra);
+			}
+		}
+		return new SpringApplication(sources.toArray(Class<?>[]::new)).run(args.toArray(String[]::new));
+	}
+
+	private static long wireCount() {
+		return upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
+	}
+
+	interface CatalogApi {
+
+		@GetExchange("/items/{id}")
+		String item(@org.springframework.web.bind.annotation.PathVariable("id") String id);
+
+	}
+
+	interface RetryingApi {
+
+		@GetExchange("/items/{id}")
+		@Retryable
+		String item(@org.springframework.web.bind.annotation.PathVariable("id") String id);
+
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	@ImportHttpServices(group = "catalog", types = CatalogApi.class)
+	static class GroupApplication {
+
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	@EnableResilientMethods
+	@ImportHttpServices(group = "retrying", types = RetryingApi.class)
+	static class RetryingApplication {
+
+	}
+
+	static class FallbackConfiguration {
+
+		@Bean
+		TriageFallback<CatalogApi> catalogFallback() {
+			return (exception, response) -> (id) -> "fallback for " + response.status() + " " + response.errorType();
+		}
+
+	}
+
+}
