@@ -423,7 +423,17 @@ public final class Engine {
 	 * @return whether it is idempotent
 	 */
 	public boolean isIdempotent(String method, Map<String, ? extends Collection<String>> headers) {
-		return this.runtime.planner().isIdempotent(method, Requests.firstHeader(headers, "Idempotency-Key") != null);
+		return isIdempotent(method, Requests.firstHeader(headers, "Idempotency-Key") != null);
+	}
+
+	/**
+	 * Return whether a request may be repeated.
+	 * @param method the HTTP method
+	 * @param hasIdempotencyKey whether it carries an {@code Idempotency-Key}
+	 * @return whether it is idempotent
+	 */
+	public boolean isIdempotent(String method, boolean hasIdempotencyKey) {
+		return this.runtime.planner().isIdempotent(method, hasIdempotencyKey);
 	}
 
 	/**
@@ -568,6 +578,10 @@ public final class Engine {
 	private Object invokeFallback(Object answer, Method method, Object[] argv) throws Throwable {
 		if (answer == null) {
 			throw new IllegalStateException("TriageFallback for '" + this.runtime.name() + "' returned null");
+		}
+		if (!method.canAccess(answer)) {
+			// A service interface that is not public (its methods are still the ones the caller called).
+			method.trySetAccessible();
 		}
 		try {
 			return method.invoke(answer, argv);

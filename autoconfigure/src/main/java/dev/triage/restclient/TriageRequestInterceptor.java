@@ -19,6 +19,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import dev.triage.CallOutcome;
@@ -35,6 +38,7 @@ import dev.triage.engine.Engine;
 import dev.triage.engine.RefusedException;
 import dev.triage.policy.RetryDecision;
 import dev.triage.policy.Rule;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpRequest;
 import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
@@ -121,7 +125,7 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 		String url = request.getURI().toString();
 		String method = request.getMethod().name();
 		String base = (this.primaryBase != null) ? this.primaryBase : origin(request.getURI());
-		boolean idempotent = this.engine.isIdempotent(method, request.getHeaders());
+		boolean idempotent = this.engine.isIdempotent(method, request.getHeaders().getFirst("Idempotency-Key") != null);
 		call.idempotent(idempotent);
 		CapturedResponse last = null;
 		while (true) {
@@ -175,7 +179,7 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 				response.close();
 			}
 			Engine.Answer answer = this.engine.responded(attempt, status, response.getStatusText(),
-					response.getHeaders(), captured);
+					headers(response.getHeaders()), captured);
 			UpstreamResponseException failure = answer.exception();
 			call.failed(failure, answer.rule());
 			last = new CapturedResponse(response.getStatusCode(), response.getStatusText(), response.getHeaders(),
@@ -204,6 +208,16 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 		long declared = response.getHeaders().getContentLength();
 		return BodyCapture.capture(in, (declared >= 0 && declared <= Integer.MAX_VALUE) ? (int) declared : null,
 				this.runtime, status);
+	}
+
+	/**
+	 * Return the headers as a map. Spring Framework 7's {@code HttpHeaders} is no {@code Map} (6.2's is): only
+	 * the methods both declare are called.
+	 */
+	static Map<String, List<String>> headers(HttpHeaders headers) {
+		Map<String, List<String>> map = new LinkedHashMap<>();
+		headers.forEach(map::put);
+		return map;
 	}
 
 	private static String origin(URI uri) {

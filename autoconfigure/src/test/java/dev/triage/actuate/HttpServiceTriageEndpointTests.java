@@ -16,10 +16,12 @@
 package dev.triage.actuate;
 
 import dev.triage.support.ClientKind;
+import dev.triage.support.OverHttpServiceClients;
 
 /**
  * {@link TriageEndpointTests} over an HTTP service client ({@code @HttpExchange} on {@code RestClient}).
  */
+@OverHttpServiceClients
 class HttpServiceTriageEndpointTests extends TriageEndpointTests {
 
 	@Override

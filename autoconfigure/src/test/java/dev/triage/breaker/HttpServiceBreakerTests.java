@@ -16,10 +16,12 @@
 package dev.triage.breaker;
 
 import dev.triage.support.ClientKind;
+import dev.triage.support.OverHttpServiceClients;
 
 /**
  * {@link BreakerTests} over an HTTP service client ({@code @HttpExchange} on {@code RestClient}).
  */
+@OverHttpServiceClients
 class HttpServiceBreakerTests extends BreakerTests {
 
 	@Override

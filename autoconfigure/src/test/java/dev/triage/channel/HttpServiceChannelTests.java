@@ -16,10 +16,12 @@
 package dev.triage.channel;
 
 import dev.triage.support.ClientKind;
+import dev.triage.support.OverHttpServiceClients;
 
 /**
  * {@link ChannelTests} over an HTTP service client ({@code @HttpExchange} on {@code RestClient}).
  */
+@OverHttpServiceClients
 class HttpServiceChannelTests extends ChannelTests {
 
 	@Override

@@ -16,10 +16,12 @@
 package dev.triage.fallback;
 
 import dev.triage.support.ClientKind;
+import dev.triage.support.OverHttpServiceClients;
 
 /**
  * {@link FallbackTests} over an HTTP service client ({@code @HttpExchange} on {@code RestClient}).
  */
+@OverHttpServiceClients
 class HttpServiceFallbackTests extends FallbackTests {
 
 	@Override

@@ -16,10 +16,12 @@
 package dev.triage.feign;
 
 import dev.triage.support.ClientKind;
+import dev.triage.support.OverHttpServiceClients;
 
 /**
  * {@link ClientPolicyTests} over an HTTP service client ({@code @HttpExchange} on {@code RestClient}).
  */
+@OverHttpServiceClients
 class HttpServiceClientPolicyTests extends ClientPolicyTests {
 
 	@Override

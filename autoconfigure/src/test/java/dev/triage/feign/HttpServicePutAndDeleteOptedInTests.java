@@ -16,10 +16,12 @@
 package dev.triage.feign;
 
 import dev.triage.support.ClientKind;
+import dev.triage.support.OverHttpServiceClients;
 
 /**
  * {@link PutAndDeleteOptedInTests} over an HTTP service client ({@code @HttpExchange} on {@code RestClient}).
  */
+@OverHttpServiceClients
 class HttpServicePutAndDeleteOptedInTests extends PutAndDeleteOptedInTests {
 
 	@Override

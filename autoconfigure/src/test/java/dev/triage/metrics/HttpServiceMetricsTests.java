@@ -16,10 +16,12 @@
 package dev.triage.metrics;
 
 import dev.triage.support.ClientKind;
+import dev.triage.support.OverHttpServiceClients;
 
 /**
  * {@link MetricsTests} over an HTTP service client ({@code @HttpExchange} on {@code RestClient}).
  */
+@OverHttpServiceClients
 class HttpServiceMetricsTests extends MetricsTests {
 
 	@Override

@@ -16,10 +16,12 @@
 package dev.triage.overload;
 
 import dev.triage.support.ClientKind;
+import dev.triage.support.OverHttpServiceClients;
 
 /**
  * {@link PauseTests} over an HTTP service client ({@code @HttpExchange} on {@code RestClient}).
  */
+@OverHttpServiceClients
 class HttpServicePauseTests extends PauseTests {
 
 	@Override

@@ -16,10 +16,12 @@
 package dev.triage.overload;
 
 import dev.triage.support.ClientKind;
+import dev.triage.support.OverHttpServiceClients;
 
 /**
  * {@link RetryBudgetTests} over an HTTP service client ({@code @HttpExchange} on {@code RestClient}).
  */
+@OverHttpServiceClients
 class HttpServiceRetryBudgetTests extends RetryBudgetTests {
 
 	@Override

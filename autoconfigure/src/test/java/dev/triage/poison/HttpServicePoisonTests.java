@@ -16,10 +16,12 @@
 package dev.triage.poison;
 
 import dev.triage.support.ClientKind;
+import dev.triage.support.OverHttpServiceClients;
 
 /**
  * {@link PoisonTests} over an HTTP service client ({@code @HttpExchange} on {@code RestClient}).
  */
+@OverHttpServiceClients
 class HttpServicePoisonTests extends PoisonTests {
 
 	@Override

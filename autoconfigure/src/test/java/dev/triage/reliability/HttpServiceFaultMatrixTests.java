@@ -16,10 +16,12 @@
 package dev.triage.reliability;
 
 import dev.triage.support.ClientKind;
+import dev.triage.support.OverHttpServiceClients;
 
 /**
  * {@link FaultMatrixTests} over an HTTP service client ({@code @HttpExchange} on {@code RestClient}).
  */
+@OverHttpServiceClients
 class HttpServiceFaultMatrixTests extends FaultMatrixTests {
 
 	@Override

@@ -26,11 +26,17 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.TriageFallback;
 import dev.triage.UpstreamResponseException;
 import dev.triage.support.WireMocks;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.SpringApplication;
+import org.springframework.cloud.client.circuitbreaker.CircuitBreaker;
+import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
+import org.springframework.cloud.client.circuitbreaker.ConfigBuilder;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -91,6 +97,26 @@ class HttpServiceGroupTests {
 		assertThat(thrown).isNotNull();
 		assertThat(rootCause(thrown).getMessage()).contains("@Retryable on RetryingApi#item");
 		assertThat(wireCount()).isZero();
+	}
+
+	@Test
+	void springCloudsHttpServiceCircuitBreakerOnAManagedGroupFailsStartupNamingTheProperty() {
+		Throwable thrown = catchThrowable(() -> run(GroupApplication.class, CircuitBreakerFactoryConfiguration.class).close());
+
+		assertThat(thrown).isNotNull();
+		assertThat(rootCause(thrown).getMessage()).contains("spring.cloud.circuitbreaker.http-services.enabled");
+	}
+
+	@Test
+	void withSpringCloudsHttpServiceCircuitBreakerOffTheGroupStarts() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(400)));
+		try (ConfigurableApplicationContext context = run(GroupApplication.class, CircuitBreakerFactoryConfiguration.class,
+				"--spring.cloud.circuitbreaker.http-services.enabled=false")) {
+			Throwable thrown = catchThrowable(() -> context.getBean(CatalogApi.class).item("1"));
+
+			assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
+			assertThat(wireCount()).isEqualTo(1);
+		}
 	}
 
 	@Test
@@ -163,6 +189,38 @@ class HttpServiceGroupTests {
 	@EnableResilientMethods
 	@ImportHttpServices(group = "retrying", types = RetryingApi.class)
 	static class RetryingApplication {
+
+	}
+
+	static class CircuitBreakerFactoryConfiguration {
+
+		@Bean
+		CircuitBreakerFactory<Object, ConfigBuilder<Object>> circuitBreakerFactory() {
+			return new CircuitBreakerFactory<>() {
+
+				@Override
+				public CircuitBreaker create(String id) {
+					return new CircuitBreaker() {
+
+						@Override
+						public <T> T run(Supplier<T> toRun, Function<Throwable, T> fallback) {
+							return toRun.get();
+						}
+
+					};
+				}
+
+				@Override
+				protected ConfigBuilder<Object> configBuilder(String id) {
+					return Object::new;
+				}
+
+				@Override
+				public void configureDefault(Function<String, Object> defaultConfiguration) {
+				}
+
+			};
+		}
 
 	}
 
