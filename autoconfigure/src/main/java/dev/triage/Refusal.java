@@ -37,6 +37,9 @@ public enum Refusal {
 	/** The client's Resilience4j rate limiter had no permit within its timeout. */
 	RATE_LIMITED,
 
+	/** The client's Resilience4j bulkhead had no free permit within its wait. */
+	BULKHEAD_FULL,
+
 	/** The same request kept failing while the upstream answered others: it is a poison request. */
 	POISON;
 

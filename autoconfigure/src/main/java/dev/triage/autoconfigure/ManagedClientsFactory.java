@@ -39,6 +39,7 @@ import dev.triage.fallback.FallbackResolver;
 import dev.triage.CallObserver;
 import dev.triage.engine.ClientRuntime;
 import dev.triage.engine.ManagedClients;
+import dev.triage.overload.ConcurrencyLimits;
 import dev.triage.overload.Overload;
 import dev.triage.overload.Pause;
 import dev.triage.overload.RateLimits;
@@ -75,15 +76,18 @@ final class ManagedClientsFactory {
 
 	private final RateLimits rateLimits;
 
+	private final ConcurrencyLimits concurrencyLimits;
+
 	private final Consumer<PoisonRequestEvent> poisonEvents;
 
 	ManagedClientsFactory(TriageProperties properties, UpstreamBreakers breakers, FallbackResolver fallbacks,
-			CallObserver observer, Duration poolTimeout, RateLimits rateLimits,
+			CallObserver observer, Duration poolTimeout, RateLimits rateLimits, ConcurrencyLimits concurrencyLimits,
 			ApplicationEventPublisher eventPublisher) {
 		PolicyTables.validate(properties);
 		this.planner = new RetryPlanner(() -> ThreadLocalRandom.current().nextDouble(),
 				PolicyTables.idempotentMethods(properties));
 		this.rateLimits = rateLimits;
+		this.concurrencyLimits = concurrencyLimits;
 		this.poisonEvents = (event) -> {
 			observer.onPoison(event);
 			eventPublisher.publishEvent(event);
@@ -130,8 +134,11 @@ final class ManagedClientsFactory {
 	private ClientRuntime runtime(String name, TriageFallback<?> fallback) {
 		TriageProperties.Client client = this.properties.getClients().get(name);
 		Clock clock = Clock.systemUTC();
+		Duration pauseMax = (client != null && client.getPauseMax() != null) ? client.getPauseMax()
+				: this.properties.getPauseMax();
 		Overload overload = Overload.of(OverloadSettings.budget(this.properties, name),
-				OverloadSettings.throttle(this.properties, name), this.rateLimits.forClient(name), clock);
+				OverloadSettings.throttle(this.properties, name), this.rateLimits.forClient(name),
+				this.concurrencyLimits.forClient(name), pauseMax, clock);
 		UpstreamBreaker breaker = this.breakers.forClient(name);
 		List<Channel> channels = new ArrayList<>();
 		channels.add(new Channel(OriginalResponse.PRIMARY, null, breaker, overload.pause()));

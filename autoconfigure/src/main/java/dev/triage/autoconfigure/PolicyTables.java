@@ -103,8 +103,10 @@ final class PolicyTables {
 			throw new InvalidPolicyException("triage.max-body-bytes", properties.getMaxBodyBytes(),
 					"a size from 0B to 2GB, e.g. 64KB");
 		}
+		positive("triage.pause-max", properties.getPauseMax(), false);
 		properties.getClients().forEach((name, client) -> {
 			forClient(properties, name);
+			positive("triage.clients." + name + ".pause-max", client.getPauseMax(), true);
 			OverloadSettings.budget(properties, name);
 			OverloadSettings.throttle(properties, name);
 			OverloadSettings.poison(properties, name);
@@ -113,6 +115,12 @@ final class PolicyTables {
 						"a positive duration, e.g. 5s");
 			}
 		});
+	}
+
+	private static void positive(String property, java.time.Duration value, boolean mayBeLeftOut) {
+		if ((value == null && !mayBeLeftOut) || (value != null && (value.isNegative() || value.isZero()))) {
+			throw new InvalidPolicyException(property, value, "a positive duration, e.g. 10m");
+		}
 	}
 
 	private static void addRules(String prefix, Map<String, TriageProperties.Rule> rules,

@@ -21,6 +21,7 @@ import dev.triage.breaker.UpstreamBreakers;
 import dev.triage.fallback.FallbackResolver;
 import dev.triage.CallObserver;
 import dev.triage.engine.ManagedClients;
+import dev.triage.overload.ConcurrencyLimits;
 import dev.triage.overload.RateLimits;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -47,7 +48,7 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(TriageProperties.class)
 @Import({ TriageFeignConfiguration.class, TriageBreakerConfiguration.class, TriageHttpClient5Configuration.class,
 		TriageBootHttpClientsConfiguration.class, TriageHttpServicesConfiguration.class,
-		TriageRateLimiterConfiguration.class, TriageMetricsConfiguration.class, TriageEndpointConfiguration.class })
+		TriageRateLimiterConfiguration.class, TriageBulkheadConfiguration.class, TriageMetricsConfiguration.class, TriageEndpointConfiguration.class })
 public class TriageAutoConfiguration {
 
 	static final String SPECIFICATION_NAME = TriageFeignConfiguration.SPECIFICATION_NAME;
@@ -60,7 +61,8 @@ public class TriageAutoConfiguration {
 	@ConditionalOnMissingBean
 	ManagedClients triageManagedClients(TriageProperties properties, ObjectProvider<DeclaredClients> declared,
 			ObjectProvider<CircuitBreakerRegistry> registry, ObjectProvider<CallObserver> observers,
-			ObjectProvider<RateLimits> rateLimits, ApplicationEventPublisher eventPublisher,
+			ObjectProvider<RateLimits> rateLimits, ObjectProvider<ConcurrencyLimits> concurrencyLimits,
+			ApplicationEventPublisher eventPublisher,
 			ConfigurableListableBeanFactory beanFactory, Environment environment) {
 		ApplicationSettings.rejectSecondBreakerLayer(environment);
 		DeclaredClients clients = declared.getIfAvailable(() -> DeclaredClients.NONE);
@@ -68,7 +70,8 @@ public class TriageAutoConfiguration {
 				(name) -> ApplicationSettings.breakerConfigured(environment, name));
 		ManagedClientsFactory factory = new ManagedClientsFactory(properties, breakers, new FallbackResolver(beanFactory),
 				ApplicationSettings.observer(observers), clients.poolTimeout(),
-				rateLimits.getIfAvailable(() -> RateLimits.NONE), eventPublisher);
+				rateLimits.getIfAvailable(() -> RateLimits.NONE),
+				concurrencyLimits.getIfAvailable(() -> ConcurrencyLimits.NONE), eventPublisher);
 		return factory.create(clients.clients(), beanFactory.getBeanClassLoader());
 	}
 

@@ -69,6 +69,12 @@ public class TriageProperties {
 	private List<String> idempotentMethods = new ArrayList<>(List.of("GET", "HEAD", "OPTIONS", "TRACE"));
 
 	/**
+	 * Longest pause of an upstream that answered with Retry-After on a pausing rule (429, 498, 503 by default),
+	 * however long it asked for.
+	 */
+	private Duration pauseMax = Duration.ofMinutes(10);
+
+	/**
 	 * Retry budget of every client: caps retries to a share of first attempts plus a reserve.
 	 */
 	private final RetryBudget retryBudget = new RetryBudget();
@@ -107,6 +113,14 @@ public class TriageProperties {
 
 	public boolean isEnabled() {
 		return this.enabled;
+	}
+
+	public Duration getPauseMax() {
+		return this.pauseMax;
+	}
+
+	public void setPauseMax(Duration pauseMax) {
+		this.pauseMax = pauseMax;
 	}
 
 	public void setEnabled(boolean enabled) {
@@ -201,6 +215,11 @@ public class TriageProperties {
 		private Duration deadline;
 
 		/**
+		 * Longest pause of this client's upstream after a Retry-After; left out, triage.pause-max.
+		 */
+		private Duration pauseMax;
+
+		/**
 		 * Alternatives to the client's own URL (the channel "primary"), in order: channel name to base URL, which
 		 * replaces the primary's base URL in a request moved to the channel.
 		 */
@@ -241,6 +260,14 @@ public class TriageProperties {
 
 		public Duration getDeadline() {
 			return this.deadline;
+		}
+
+		public Duration getPauseMax() {
+			return this.pauseMax;
+		}
+
+		public void setPauseMax(Duration pauseMax) {
+			this.pauseMax = pauseMax;
 		}
 
 		public void setDeadline(Duration deadline) {

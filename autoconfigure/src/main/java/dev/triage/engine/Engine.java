@@ -152,11 +152,14 @@ public final class Engine {
 
 	/**
 	 * The client threw something that is not an I/O failure while sending: nothing to learn about the
-	 * upstream, the breaker's permit is given back.
+	 * upstream, what the protections took (the breaker's permit, the bulkhead's) is given back.
 	 * @param attempt the attempt
 	 */
 	public void interrupted(Attempt attempt) {
-		attempt.channel.breaker().record(BreakerOutcome.IGNORE, System.nanoTime() - attempt.startNanos, null);
+		Protection[] all = this.protections;
+		for (int i = all.length - 1; i >= 0; i--) {
+			all[i].refused(attempt);
+		}
 	}
 
 	/**

@@ -27,6 +27,7 @@ import dev.triage.Refusal;
 import dev.triage.channel.Channel;
 import dev.triage.channel.Channels;
 import dev.triage.overload.AdaptiveThrottle;
+import dev.triage.overload.ConcurrencyLimit;
 import dev.triage.overload.RateLimit;
 import dev.triage.overload.RetryBudget;
 import dev.triage.poison.PoisonTracker;
@@ -37,8 +38,9 @@ import dev.triage.policy.Rule;
 /**
  * Triage's protections, each a small {@link Protection}, in the order an attempt passes them: a poison request
  * is refused before anything else is asked; then the channel (not paused, its breaker permits); then adaptive
- * throttling and the rate limiter (a refusal there gives the breaker's permit back); then the retry budget
- * counts a first attempt; the recorder tells the observers last.
+ * throttling and the rate limiter (a refusal there gives the breaker's permit back); then the bulkhead's permit,
+ * held until the attempt is over; then the retry budget counts a first attempt; the recorder tells the observers
+ * last.
  */
 final class Protections {
 
@@ -48,7 +50,8 @@ final class Protections {
 	static Protection[] of(ClientRuntime runtime) {
 		return new Protection[] { new Poison(runtime), new ChannelAdmission(runtime),
 				new Throttle(runtime.overload().throttle()), new RateLimited(runtime.overload().rateLimit()),
-				new Budget(runtime.overload().budget()), new Recorder(runtime) };
+				new Bulkhead(runtime.overload().concurrencyLimit()), new Budget(runtime.overload().budget()),
+				new Recorder(runtime) };
 	}
 
 	/**
@@ -185,10 +188,14 @@ final class Protections {
 				return;
 			}
 			Optional<Duration> asked = RetryAfter.parse(outcome.retryAfter, this.runtime.clock());
-			if (asked.isPresent() && !RetryAfter.isBeyondLimit(asked.get())
-					&& (rule.retryAfterMax() == null || asked.get().compareTo(rule.retryAfterMax()) <= 0)) {
-				attempt.channel.pause().pauseFor(asked.get());
+			if (asked.isEmpty()) {
+				return;
 			}
+			// A maintenance window longer than the rule's retry-after-max still pauses the upstream (the call
+			// itself fails fast): for what it asked, at most pause-max; a value too large to represent is pause-max.
+			Duration max = this.runtime.overload().pauseMax();
+			Duration pause = (RetryAfter.isBeyondLimit(asked.get()) || asked.get().compareTo(max) > 0) ? max : asked.get();
+			attempt.channel.pause().pauseFor(pause);
 		}
 
 		@Override
@@ -247,6 +254,36 @@ final class Protections {
 		public RefusedException before(Attempt attempt) {
 			return this.rateLimit.acquire() ? null : new RefusedException(Refusal.RATE_LIMITED,
 					"rate limiter '" + this.rateLimit.name() + "' has no permit");
+		}
+
+	}
+
+	/**
+	 * The concurrency limit (SPEC §8.5): every attempt runs inside one of the bulkhead's permits, held until the
+	 * attempt is over (for a 2xx, until its body has been read).
+	 */
+	static final class Bulkhead implements Protection {
+
+		private final ConcurrencyLimit limit;
+
+		Bulkhead(ConcurrencyLimit limit) {
+			this.limit = limit;
+		}
+
+		@Override
+		public RefusedException before(Attempt attempt) {
+			return this.limit.acquire() ? null
+					: new RefusedException(Refusal.BULKHEAD_FULL, "bulkhead '" + this.limit.name() + "' is full");
+		}
+
+		@Override
+		public void refused(Attempt attempt) {
+			this.limit.release();
+		}
+
+		@Override
+		public void settled(Attempt attempt, Outcome outcome) {
+			this.limit.release();
 		}
 
 	}

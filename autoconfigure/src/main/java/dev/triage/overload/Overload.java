@@ -17,6 +17,7 @@
 package dev.triage.overload;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -27,8 +28,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param throttle the adaptive throttle
  * @param pause the upstream's pause
  * @param rateLimit the static rate limit, {@link RateLimit#NONE} when none is configured
+ * @param concurrencyLimit the concurrency limit (bulkhead), {@link ConcurrencyLimit#NONE} when none is configured
+ * @param pauseMax the longest pause a {@code Retry-After} may ask for
  */
-public record Overload(RetryBudget budget, AdaptiveThrottle throttle, Pause pause, RateLimit rateLimit) {
+public record Overload(RetryBudget budget, AdaptiveThrottle throttle, Pause pause, RateLimit rateLimit,
+		ConcurrencyLimit concurrencyLimit, Duration pauseMax) {
+
+	/** The longest pause when nothing else is configured. */
+	public static final Duration DEFAULT_PAUSE_MAX = Duration.ofMinutes(10);
 
 	/**
 	 * Create the protection of one client with the system clocks.
@@ -40,9 +47,24 @@ public record Overload(RetryBudget budget, AdaptiveThrottle throttle, Pause paus
 	 */
 	public static Overload of(RetryBudget.Settings budget, AdaptiveThrottle.Settings throttle, RateLimit rateLimit,
 			Clock clock) {
+		return of(budget, throttle, rateLimit, ConcurrencyLimit.NONE, DEFAULT_PAUSE_MAX, clock);
+	}
+
+	/**
+	 * Create the protection of one client with the system clocks.
+	 * @param budget the budget's settings
+	 * @param throttle the throttle's settings
+	 * @param rateLimit the rate limit
+	 * @param concurrencyLimit the concurrency limit
+	 * @param pauseMax the longest pause
+	 * @param clock the wall clock
+	 * @return the protection
+	 */
+	public static Overload of(RetryBudget.Settings budget, AdaptiveThrottle.Settings throttle, RateLimit rateLimit,
+			ConcurrencyLimit concurrencyLimit, Duration pauseMax, Clock clock) {
 		return new Overload(new RetryBudget(budget, System::nanoTime),
 				new AdaptiveThrottle(throttle, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble()),
-				new Pause(clock), rateLimit);
+				new Pause(clock), rateLimit, concurrencyLimit, pauseMax);
 	}
 
 }

@@ -58,6 +58,9 @@ public record RetryDecision(boolean retry, Duration delay, Suppression suppresse
 		/** The client's rate limiter had no permit for the retry. */
 		RATE_LIMITED,
 
+		/** The client's bulkhead had no free permit for the retry. */
+		BULKHEAD_FULL,
+
 		/** The request turned out to be poison. */
 		POISON;
 

@@ -23,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -33,11 +34,13 @@ import java.util.concurrent.TimeUnit;
 import dev.triage.Refusal;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamUnavailableException;
+import dev.triage.engine.ManagedClients;
 import dev.triage.support.LoopbackUpstream;
 import dev.triage.support.TestApplication;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -50,10 +53,14 @@ import org.springframework.test.annotation.DirtiesContext;
  */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "logging.level.dev.triage.calls=DEBUG", "triage.clients.inventory.policies.429.max-attempts=1",
-				"triage.clients.billing.policies.429.pause=false", "triage.clients.billing.policies.429.max-attempts=1" })
+				"triage.clients.billing.policies.429.pause=false", "triage.clients.billing.policies.429.max-attempts=1",
+				"triage.clients.billing.pause-max=30s" })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_EACH_TEST_METHOD)
 @ExtendWith(OutputCaptureExtension.class)
 class PauseTests extends LoopbackUpstream {
+
+	@Autowired
+	ManagedClients clients;
 
 	@BeforeEach
 	void reset() {
@@ -83,6 +90,39 @@ class PauseTests extends LoopbackUpstream {
 
 		Thread.sleep(2_100);
 		assertThat(this.inventory.item("ok")).isEqualTo("ok");
+	}
+
+	@Test
+	void aMaintenanceWindowLongerThanTheRowWaitsFailsTheCallFastAndPausesTheUpstream() {
+		upstream.stubFor(get(urlPathEqualTo("/items/maintenance"))
+			.willReturn(aResponse().withStatus(503).withHeader("Retry-After", "120")));
+		Instant before = Instant.now();
+
+		Throwable thrown = catchThrowable(() -> this.inventory.item("maintenance"));
+
+		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
+		assertThat(wireCount()).as("120s is beyond the 503 row's retry-after-max: no retry").isEqualTo(1);
+		upstream.resetRequests();
+		Throwable refused = catchThrowable(() -> this.inventory.item("ok"));
+		assertThat(refused).isInstanceOf(UpstreamUnavailableException.class);
+		assertThat(((UpstreamUnavailableException) refused).refusal()).isEqualTo(Refusal.PAUSED);
+		assertThat(wireCount()).isZero();
+		Instant until = this.clients.get("inventory").channels().primary().pause().until();
+		assertThat(until).as("paused for the two minutes asked").isAfter(before.plusSeconds(119))
+			.isBefore(Instant.now().plusSeconds(121));
+	}
+
+	@Test
+	void aPauseLastsAtMostPauseMax() {
+		upstream.stubFor(get(urlPathEqualTo("/invoices"))
+			.willReturn(aResponse().withStatus(503).withHeader("Retry-After", "9999999999999999")));
+		Instant before = Instant.now();
+
+		catchThrowable(() -> this.billing.invoices());
+
+		Instant until = this.clients.get("billing").channels().primary().pause().until();
+		assertThat(until).as("billing's pause-max: 30s").isAfter(before.plusSeconds(29))
+			.isBefore(Instant.now().plusSeconds(31));
 	}
 
 	@Test
@@ -127,15 +167,6 @@ class PauseTests extends LoopbackUpstream {
 			pool.shutdownNow();
 		}
 		assertThat(wireCount()).isZero();
-	}
-
-	@Test
-	void aRetryAfterAboveTheRowsMaximumDoesNotPause() {
-		upstream.stubFor(get(urlPathEqualTo("/items/busy"))
-			.willReturn(aResponse().withStatus(429).withHeader("Retry-After", "61")));
-		catchThrowable(() -> this.inventory.item("busy"));
-
-		assertThat(this.inventory.item("ok")).isEqualTo("ok");
 	}
 
 	@Test

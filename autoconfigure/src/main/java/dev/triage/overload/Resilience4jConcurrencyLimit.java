@@ -1,0 +1,52 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.triage.overload;
+
+import io.github.resilience4j.bulkhead.Bulkhead;
+
+/**
+ * A {@link ConcurrencyLimit} backed by a Resilience4j {@link Bulkhead} from the application's registry, so that
+ * {@code resilience4j.bulkhead.instances.<client>} configures it (its {@code max-concurrent-calls} and
+ * {@code max-wait-duration}) and Resilience4j's endpoints and meters show it.
+ */
+public final class Resilience4jConcurrencyLimit implements ConcurrencyLimit {
+
+	private final Bulkhead bulkhead;
+
+	/**
+	 * Create an instance.
+	 * @param bulkhead the bulkhead of one client
+	 */
+	public Resilience4jConcurrencyLimit(Bulkhead bulkhead) {
+		this.bulkhead = bulkhead;
+	}
+
+	@Override
+	public boolean acquire() {
+		return this.bulkhead.tryAcquirePermission();
+	}
+
+	@Override
+	public void release() {
+		this.bulkhead.onComplete();
+	}
+
+	@Override
+	public String name() {
+		return this.bulkhead.getName();
+	}
+
+}
