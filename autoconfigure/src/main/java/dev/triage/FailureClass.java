@@ -41,6 +41,9 @@ public enum FailureClass {
 	/** A status nobody registered with IANA (498, 499, 520, 599 ...). */
 	NONSTANDARD("nonstandard"),
 
+	/** An error event inside a 2xx stream. */
+	STREAM_ERROR("stream_error"),
+
 	/** No answer: a {@link TransportFailure}. */
 	TRANSPORT("transport"),
 

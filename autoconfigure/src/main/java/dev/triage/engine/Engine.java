@@ -17,6 +17,7 @@
 package dev.triage.engine;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -291,15 +292,43 @@ public final class Engine {
 
 		private final int status;
 
+		private String reason;
+
+		private Map<String, ? extends Collection<String>> headers = Map.of();
+
+		private boolean settled;
+
 		Settlement(Attempt attempt, int status) {
 			this.attempt = attempt;
 			this.status = status;
 		}
 
 		/**
+		 * Watch the body as the caller reads it when it is an event stream (SSE or NDJSON): an error event inside
+		 * it ends the stream with the typed exception (SPEC §4.1).
+		 * @param body the body's stream
+		 * @param contentType the answer's content type, {@code null} when none
+		 * @param reason the answer's reason phrase
+		 * @param headers the answer's headers, for the original response of an error event
+		 * @return the stream to hand the caller
+		 */
+		public InputStream watch(InputStream body, String contentType, String reason,
+				Map<String, ? extends Collection<String>> headers) {
+			if (!StreamWatch.watched(contentType)) {
+				return body;
+			}
+			this.reason = reason;
+			this.headers = headers;
+			return new StreamWatch(body, StreamWatch.sse(contentType), Engine.this.runtime.maxBodyBytes(), this);
+		}
+
+		/**
 		 * The body arrived whole (or the caller closed it).
 		 */
 		public void completed() {
+			if (!settle()) {
+				return;
+			}
 			Outcome outcome = Outcome.success(this.status, System.nanoTime() - this.attempt.startNanos);
 			for (Protection protection : Engine.this.protections) {
 				protection.settled(this.attempt, outcome);
@@ -326,9 +355,69 @@ public final class Engine {
 			Duration timeout = cut ? call.abort().configured()
 					: TransportFailures.configuredTimeout(failure, connectTimeout, readTimeout,
 							Engine.this.runtime.poolTimeout());
+			if (!settle()) {
+				return new TransportFailureException(failure, timeout, ex);
+			}
 			return transport(this.attempt, failure, timeout, ex, this.attempt.number, duration, false);
 		}
 
+		/**
+		 * An error event arrived inside the stream: the attempt is recorded by the event's error-type rule, or the
+		 * {@code stream-error} row, and the call ends with it; it is never retried (part of the answer was
+		 * delivered).
+		 */
+		UpstreamResponseException streamError(byte[] event, String errorType) {
+			long duration = System.nanoTime() - this.attempt.startNanos;
+			Attempt attempt = this.attempt;
+			Call call = attempt.call;
+			Rule rule = Engine.this.runtime.policy().forStreamError(errorType);
+			UpstreamResponseException answer = new UpstreamResponseException(original(call.methodKey(),
+					attempt.method, attempt.sentUrl, this.status, this.reason, this.headers,
+					new CapturedBody(event, false, errorType), attempt.number, Duration.ofNanos(call.elapsedNanos()),
+					attempt.channel.name()));
+			if (settle()) {
+				Outcome outcome = Outcome.streamError(this.status, rule, duration, () -> answer);
+				for (Protection protection : Engine.this.protections) {
+					protection.settled(attempt, outcome);
+				}
+			}
+			call.answered(() -> answer, rule);
+			call.failed(answer, rule);
+			return answer;
+		}
+
+		private synchronized boolean settle() {
+			if (this.settled) {
+				return false;
+			}
+			this.settled = true;
+			return true;
+		}
+
+	}
+
+	/**
+	 * Return whether a 2xx answer of this content type is an event stream the engine watches (SSE, NDJSON).
+	 * @param contentType the content type, {@code null} when none
+	 * @return whether it is watched
+	 */
+	public static boolean isEventStream(String contentType) {
+		return StreamWatch.watched(contentType);
+	}
+
+	/**
+	 * Return the Triage exception in a chain of causes: a stream's error event thrown while a decoder or
+	 * message converter read the body reaches the adapter wrapped in the reader's own exception.
+	 * @param thrown what the call threw
+	 * @return the Triage exception, {@code null} when there is none
+	 */
+	public static UpstreamException upstreamCause(Throwable thrown) {
+		for (Throwable cause = thrown; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof UpstreamException upstream) {
+				return upstream;
+			}
+		}
+		return null;
 	}
 
 	// ---- time
@@ -608,7 +697,7 @@ public final class Engine {
 		String code = "none";
 		if (described instanceof UpstreamResponseException response) {
 			int status = response.response().status();
-			failureClass = failureClass(status);
+			failureClass = (status >= 200 && status < 300) ? FailureClass.STREAM_ERROR : failureClass(status);
 			code = Integer.toString(status);
 		}
 		else if (described instanceof UpstreamTransportException transport) {

@@ -75,6 +75,11 @@ final class Outcome {
 				response, answer);
 	}
 
+	static Outcome streamError(int status, Rule rule, long durationNanos, Supplier<UpstreamException> answer) {
+		return new Outcome(status, null, FailureClass.STREAM_ERROR, rule, durationNanos, null, true, false, null,
+				answer);
+	}
+
 	static Outcome transport(TransportFailure failure, Rule rule, long durationNanos,
 			Supplier<UpstreamException> answer) {
 		return new Outcome(0, failure, FailureClass.TRANSPORT, rule, durationNanos, null, false, false, null, answer);

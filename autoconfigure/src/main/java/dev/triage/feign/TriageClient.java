@@ -26,6 +26,7 @@ import dev.triage.engine.Call;
 import dev.triage.engine.CapturedBody;
 import dev.triage.engine.ClientRuntime;
 import dev.triage.engine.Engine;
+import dev.triage.engine.Requests;
 import feign.Client;
 import feign.MethodMetadata;
 import feign.Request;
@@ -97,12 +98,20 @@ final class TriageClient implements Client {
 		}
 		int status = response.status();
 		if (status >= 200 && status < 300) {
-			Engine.Settlement settlement = this.engine.succeeded(attempt, status, !raw && response.body() != null);
+			String contentType = Requests.firstHeader(response.headers(), "Content-Type");
+			// A stream is watched whoever reads it: a decoder, or the caller of a method returning the response.
+			boolean watched = Engine.isEventStream(contentType);
+			Engine.Settlement settlement = this.engine.succeeded(attempt, status,
+					(!raw || watched) && response.body() != null);
 			if (settlement == null) {
 				return response;
 			}
+			Response.Body body = response.body();
+			if (watched) {
+				body = new WatchedBody(body, settlement, contentType, response.reason(), response.headers());
+			}
 			return response.toBuilder()
-				.body(new GuardedBody(response.body(), settlement, connectTimeout(effective), readTimeout(effective)))
+				.body(new GuardedBody(body, settlement, connectTimeout(effective), readTimeout(effective)))
 				.build();
 		}
 		if (raw) {

@@ -99,6 +99,10 @@ final class TriageMethodHandler implements MethodHandler {
 		if (thrown instanceof UpstreamException upstream) {
 			return upstream;
 		}
+		if (!(thrown instanceof RetryableException) && Engine.upstreamCause(thrown) != null) {
+			// An error event inside a 2xx stream, thrown while the decoder read it.
+			return Engine.upstreamCause(thrown);
+		}
 		if (thrown instanceof TriageRetryableException retryable) {
 			return retryable.failure();
 		}

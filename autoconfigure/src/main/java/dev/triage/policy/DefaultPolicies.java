@@ -111,6 +111,8 @@ public final class DefaultPolicies {
 		table.put(PolicyKey.transport(TransportFailure.CONNECTION_RESET), readFailure);
 		// Seed 001: an unknown status is an upstream problem: "记录、告警一次、可重试且计入熔断".
 		table.put(PolicyKey.UNKNOWN_STATUS, upstreamFault(3).build());
+		// An error event inside a 2xx stream: part of the answer was delivered, so it is never retried.
+		table.put(PolicyKey.STREAM_ERROR, never(FAILURE).alert(true).build());
 		return Collections.unmodifiableMap(table);
 	}
 

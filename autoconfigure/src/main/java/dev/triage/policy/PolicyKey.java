@@ -20,7 +20,7 @@ import dev.triage.TransportFailure;
 
 /**
  * A key of the policy table: an exact status ({@code "503"}), a class of IANA-registered statuses
- * ({@code "5xx"}), a transport failure ({@code "read-timeout"}) or {@code unknown-status}.
+ * ({@code "5xx"}), a transport failure ({@code "read-timeout"}), {@code unknown-status} or {@code stream-error}.
  *
  * @param kind what the key matches
  * @param status the exact status, or the class digit (3, 4, 5) for a class key, else 0
@@ -31,8 +31,11 @@ public record PolicyKey(Kind kind, int status, TransportFailure transport) {
 	/** The key for statuses that are neither registered nor configured exactly. */
 	public static final PolicyKey UNKNOWN_STATUS = new PolicyKey(Kind.UNKNOWN_STATUS, 0, null);
 
+	/** The key for an error event inside a 2xx stream (SSE or NDJSON). */
+	public static final PolicyKey STREAM_ERROR = new PolicyKey(Kind.STREAM_ERROR, 0, null);
+
 	static final String ALLOWED = "an exact status from 100 to 999 (e.g. \"503\"), a class (\"3xx\", \"4xx\", "
-			+ "\"5xx\"), \"unknown-status\" or a transport failure (" + TransportFailure.allKeys() + ")";
+			+ "\"5xx\"), \"unknown-status\", \"stream-error\" or a transport failure (" + TransportFailure.allKeys() + ")";
 
 	/**
 	 * What a key matches.
@@ -49,7 +52,10 @@ public record PolicyKey(Kind kind, int status, TransportFailure transport) {
 		TRANSPORT,
 
 		/** Any status that is not registered and has no exact key. */
-		UNKNOWN_STATUS
+		UNKNOWN_STATUS,
+
+		/** An error event inside a 2xx stream. */
+		STREAM_ERROR
 
 	}
 
@@ -92,6 +98,9 @@ public record PolicyKey(Kind kind, int status, TransportFailure transport) {
 		if (key.equals("unknown-status")) {
 			return UNKNOWN_STATUS;
 		}
+		if (key.equals("stream-error")) {
+			return STREAM_ERROR;
+		}
 		if (key.length() == 3 && key.endsWith("xx") && key.charAt(0) >= '3' && key.charAt(0) <= '5') {
 			return statusClass(key.charAt(0) - '0');
 		}
@@ -112,6 +121,7 @@ public record PolicyKey(Kind kind, int status, TransportFailure transport) {
 			case STATUS_CLASS -> this.status + "xx";
 			case TRANSPORT -> this.transport.key();
 			case UNKNOWN_STATUS -> "unknown-status";
+			case STREAM_ERROR -> "stream-error";
 		};
 	}
 

@@ -48,6 +48,8 @@ public final class PolicyTable {
 
 	private final Rule unknown;
 
+	private final Rule streamError;
+
 	private final Map<TransportFailure, Rule> byTransport = new EnumMap<>(TransportFailure.class);
 
 	private final Map<String, RuleOverride> errorTypes;
@@ -66,6 +68,7 @@ public final class PolicyTable {
 		clientTypes.forEach((type, override) -> types.merge(type, override, (lower, upper) -> upper.over(lower)));
 		this.errorTypes = Collections.unmodifiableMap(types);
 		this.unknown = layered(PolicyKey.UNKNOWN_STATUS, null);
+		this.streamError = layered(PolicyKey.STREAM_ERROR, this.unknown);
 		Rule[] classes = { null, null, null, layered(PolicyKey.statusClass(3), this.unknown),
 				layered(PolicyKey.statusClass(4), this.unknown), layered(PolicyKey.statusClass(5), this.unknown) };
 		for (int status = 100; status <= MAX_STATUS; status++) {
@@ -113,6 +116,22 @@ public final class PolicyTable {
 			}
 		}
 		return statusRule;
+	}
+
+	/**
+	 * Return the rule for an error event inside a 2xx stream: its error type's rule when there is one (left-out
+	 * fields from {@code stream-error}), else the {@code stream-error} row.
+	 * @param errorType the error type read from the event, or {@code null}
+	 * @return the rule
+	 */
+	public Rule forStreamError(String errorType) {
+		if (errorType != null) {
+			RuleOverride typed = this.errorTypes.get(errorType);
+			if (typed != null) {
+				return typed.applyTo(this.streamError);
+			}
+		}
+		return this.streamError;
 	}
 
 	/**

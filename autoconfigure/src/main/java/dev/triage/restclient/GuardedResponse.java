@@ -73,6 +73,11 @@ final class GuardedResponse implements ClientHttpResponse {
 		InputStream in;
 		try {
 			in = this.delegate.getBody();
+			String contentType = this.delegate.getHeaders().getFirst("Content-Type");
+			if (Engine.isEventStream(contentType)) {
+				in = this.settlement.watch(in, contentType, this.delegate.getStatusText(),
+						TriageRequestInterceptor.headers(this.delegate.getHeaders()));
+			}
 		}
 		catch (IOException ex) {
 			throw fail(ex);

@@ -179,6 +179,11 @@ public final class ManagedHttpServices implements TriageHttpServices {
 					return engine.fail(call, ex, ex, fallback, method, args);
 				}
 				catch (RuntimeException ex) {
+					UpstreamException typed = Engine.upstreamCause(ex);
+					if (typed != null) {
+						// An error event inside a 2xx stream, thrown while the body was read: never retried.
+						return engine.fail(call, typed, typed, fallback, method, args);
+					}
 					UpstreamException answered = call.lastAnswer();
 					if (answered == null) {
 						engine.report(call, CallOutcome.FAILURE, ex, null, true);
