@@ -16,6 +16,7 @@
 
 package dev.triage.engine;
 
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.InvocationTargetException;
@@ -298,9 +299,84 @@ public final class Engine {
 
 		private boolean settled;
 
+		private TransportFailureException failure;
+
 		Settlement(Attempt attempt, int status) {
 			this.attempt = attempt;
 			this.status = status;
+		}
+
+		/**
+		 * Return the body's stream guarded: its end (or closing it) completes the attempt, a failure to read it
+		 * fails the attempt, whichever comes first.
+		 * @param body the body's stream
+		 * @param connectTimeout the attempt's connect timeout, {@code null} when unknown
+		 * @param readTimeout the attempt's read timeout, {@code null} when unknown
+		 * @return the guarded stream
+		 */
+		public InputStream guard(InputStream body, Duration connectTimeout, Duration readTimeout) {
+			return new FilterInputStream(body) {
+
+				@Override
+				public int read() throws IOException {
+					try {
+						int b = super.read();
+						if (b == -1) {
+							completed();
+						}
+						return b;
+					}
+					catch (IOException ex) {
+						throw failedReading(ex, connectTimeout, readTimeout);
+					}
+				}
+
+				@Override
+				public int read(byte[] buffer, int offset, int length) throws IOException {
+					try {
+						int n = super.read(buffer, offset, length);
+						if (n == -1) {
+							completed();
+						}
+						return n;
+					}
+					catch (IOException ex) {
+						throw failedReading(ex, connectTimeout, readTimeout);
+					}
+				}
+
+				@Override
+				public void close() throws IOException {
+					try {
+						super.close();
+					}
+					finally {
+						completed();
+					}
+				}
+
+			};
+		}
+
+		/**
+		 * Reading the body failed: the attempt's transport failure if the attempt was not over yet, else what the
+		 * client threw.
+		 * @param ex the client's exception
+		 * @param connectTimeout the attempt's connect timeout, {@code null} when unknown
+		 * @param readTimeout the attempt's read timeout, {@code null} when unknown
+		 * @return what to throw to the reader
+		 */
+		public IOException failedReading(IOException ex, Duration connectTimeout, Duration readTimeout) {
+			TransportFailureException recorded = failed(ex, connectTimeout, readTimeout);
+			return (this.failure == recorded) ? recorded : (this.failure != null) ? this.failure : ex;
+		}
+
+		/**
+		 * Return how reading the body failed.
+		 * @return the failure, {@code null} when it did not fail
+		 */
+		public synchronized TransportFailureException failure() {
+			return this.failure;
 		}
 
 		/**
@@ -358,7 +434,12 @@ public final class Engine {
 			if (!settle()) {
 				return new TransportFailureException(failure, timeout, ex);
 			}
-			return transport(this.attempt, failure, timeout, ex, this.attempt.number, duration, false);
+			TransportFailureException recorded = transport(this.attempt, failure, timeout, ex, this.attempt.number,
+					duration, false);
+			synchronized (this) {
+				this.failure = recorded;
+			}
+			return recorded;
 		}
 
 		/**

@@ -13,10 +13,8 @@
  * See the License for the specific language governing permissions and
  * limitations under the License.
  */
-
 package dev.triage.feign;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -30,26 +28,22 @@ import feign.Response;
 
 /**
  * The body of a 2xx answer while a decoder reads it. An answer is only a success once its body has arrived: the
- * attempt's outcome is settled when the body ends or is closed (a success) or when reading it fails (a transport
- * failure, classified, recorded and retried like any other). Exactly one of the two is reported.
+ * engine's {@link Engine.Settlement} settles the attempt when the body ends or is closed (a success) or when
+ * reading it fails (a transport failure, classified, recorded and retried like any other).
  */
 final class GuardedBody implements Response.Body {
 
 	private final Response.Body delegate;
 
-	private final Engine.Settlement outcome;
+	private final Engine.Settlement settlement;
 
 	private final Duration connectTimeout;
 
 	private final Duration readTimeout;
 
-	private boolean settled;
-
-	private TransportFailureException failure;
-
-	GuardedBody(Response.Body delegate, Engine.Settlement outcome, Duration connectTimeout, Duration readTimeout) {
+	GuardedBody(Response.Body delegate, Engine.Settlement settlement, Duration connectTimeout, Duration readTimeout) {
 		this.delegate = delegate;
-		this.outcome = outcome;
+		this.settlement = settlement;
 		this.connectTimeout = connectTimeout;
 		this.readTimeout = readTimeout;
 	}
@@ -58,7 +52,7 @@ final class GuardedBody implements Response.Body {
 	 * Return how reading the body failed, {@code null} when it did not.
 	 */
 	TransportFailureException failure() {
-		return this.failure;
+		return this.settlement.failure();
 	}
 
 	@Override
@@ -78,49 +72,9 @@ final class GuardedBody implements Response.Body {
 			in = this.delegate.asInputStream();
 		}
 		catch (IOException ex) {
-			throw fail(ex);
+			throw this.settlement.failedReading(ex, this.connectTimeout, this.readTimeout);
 		}
-		return new FilterInputStream(in) {
-
-			@Override
-			public int read() throws IOException {
-				try {
-					int b = super.read();
-					if (b == -1) {
-						complete();
-					}
-					return b;
-				}
-				catch (IOException ex) {
-					throw fail(ex);
-				}
-			}
-
-			@Override
-			public int read(byte[] buffer, int offset, int length) throws IOException {
-				try {
-					int n = super.read(buffer, offset, length);
-					if (n == -1) {
-						complete();
-					}
-					return n;
-				}
-				catch (IOException ex) {
-					throw fail(ex);
-				}
-			}
-
-			@Override
-			public void close() throws IOException {
-				try {
-					super.close();
-				}
-				finally {
-					complete();
-				}
-			}
-
-		};
+		return this.settlement.guard(in, this.connectTimeout, this.readTimeout);
 	}
 
 	@Override
@@ -134,23 +88,8 @@ final class GuardedBody implements Response.Body {
 			this.delegate.close();
 		}
 		finally {
-			complete();
+			this.settlement.completed();
 		}
-	}
-
-	private synchronized void complete() {
-		if (!this.settled) {
-			this.settled = true;
-			this.outcome.completed();
-		}
-	}
-
-	private synchronized IOException fail(IOException ex) {
-		if (!this.settled) {
-			this.settled = true;
-			this.failure = this.outcome.failed(ex, this.connectTimeout, this.readTimeout);
-		}
-		return (this.failure != null) ? this.failure : ex;
 	}
 
 }

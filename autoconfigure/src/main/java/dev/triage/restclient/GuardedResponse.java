@@ -15,13 +15,11 @@
  */
 package dev.triage.restclient;
 
-import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 
 import dev.triage.engine.Engine;
-import dev.triage.engine.TransportFailureException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.client.ClientHttpResponse;
@@ -36,10 +34,6 @@ final class GuardedResponse implements ClientHttpResponse {
 	private final ClientHttpResponse delegate;
 
 	private final Engine.Settlement settlement;
-
-	private boolean settled;
-
-	private TransportFailureException failure;
 
 	private final Duration connectTimeout;
 
@@ -80,49 +74,9 @@ final class GuardedResponse implements ClientHttpResponse {
 			}
 		}
 		catch (IOException ex) {
-			throw fail(ex);
+			throw this.settlement.failedReading(ex, this.connectTimeout, this.readTimeout);
 		}
-		return new FilterInputStream(in) {
-
-			@Override
-			public int read() throws IOException {
-				try {
-					int b = super.read();
-					if (b == -1) {
-						complete();
-					}
-					return b;
-				}
-				catch (IOException ex) {
-					throw fail(ex);
-				}
-			}
-
-			@Override
-			public int read(byte[] buffer, int offset, int length) throws IOException {
-				try {
-					int n = super.read(buffer, offset, length);
-					if (n == -1) {
-						complete();
-					}
-					return n;
-				}
-				catch (IOException ex) {
-					throw fail(ex);
-				}
-			}
-
-			@Override
-			public void close() throws IOException {
-				try {
-					super.close();
-				}
-				finally {
-					complete();
-				}
-			}
-
-		};
+		return this.settlement.guard(in, this.connectTimeout, this.readTimeout);
 	}
 
 	@Override
@@ -131,23 +85,8 @@ final class GuardedResponse implements ClientHttpResponse {
 			this.delegate.close();
 		}
 		finally {
-			complete();
-		}
-	}
-
-	private synchronized void complete() {
-		if (!this.settled) {
-			this.settled = true;
 			this.settlement.completed();
 		}
-	}
-
-	private synchronized IOException fail(IOException ex) {
-		if (!this.settled) {
-			this.settled = true;
-			this.failure = this.settlement.failed(ex, this.connectTimeout, this.readTimeout);
-		}
-		return (this.failure != null) ? this.failure : ex;
 	}
 
 }
