@@ -69,7 +69,7 @@ class FaultMatrixTests extends LoopbackUpstream {
 			"RANDOM_DATA_THEN_CLOSE, POST, CONNECTION_RESET, 1",
 			"RANDOM_DATA_THEN_CLOSE, POST_KEY, CONNECTION_RESET, 2" })
 	void everyFaultIsTypedCountedAndRetriedAsItsRowSays(String fault, String request, TransportFailure expected,
-			int attempts) {
+			int attempts) throws InterruptedException {
 		ResponseDefinitionBuilder answer = fault.equals("SLOW_ANSWER")
 				? aResponse().withStatus(200).withBody("late").withFixedDelay(1_000)
 				: aResponse().withFault(Fault.valueOf(fault));
@@ -87,10 +87,22 @@ class FaultMatrixTests extends LoopbackUpstream {
 		UpstreamTransportException failure = (UpstreamTransportException) thrown;
 		assertThat(failure.failure()).as(String.valueOf(failure.getCause())).isEqualTo(expected);
 		assertThat(failure.attempts()).isEqualTo(attempts);
-		assertThat(wireCount()).isEqualTo(attempts);
+		assertThat(settledWireCount(attempts)).isEqualTo(attempts);
 		assertThat(this.breakers.circuitBreaker("inventory").getMetrics().getNumberOfFailedCalls() - failedBefore)
 			.as("every attempt is a breaker failure")
 			.isEqualTo(attempts);
+	}
+
+	/**
+	 * Return the requests the upstream logged, once the expected number arrived or 5s passed: WireMock logs a
+	 * request whose answer it delays (SLOW_ANSWER) when it has written the answer, after the client gave up.
+	 */
+	private static long settledWireCount(int expected) throws InterruptedException {
+		long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+		while (wireCount() < expected && System.nanoTime() < until) {
+			Thread.sleep(20);
+		}
+		return wireCount();
 	}
 
 }

@@ -42,7 +42,8 @@ import org.springframework.web.client.RestClient;
  * call (on Spring Framework 6.2 Triage's must be the last one).
  */
 @WithoutProtection
-@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE)
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
+		properties = "test.context=boot-rest-client")
 class BootRestClientTests extends LoopbackUpstream {
 
 	@Autowired

@@ -47,11 +47,11 @@ public abstract class LoopbackUpstream {
 	@Autowired
 	protected BillingClient billing;
 
-	@Autowired
+	@Autowired(required = false)
 	@Qualifier("httpInventory")
 	private InventoryClient httpInventory;
 
-	@Autowired
+	@Autowired(required = false)
 	@Qualifier("httpBilling")
 	private BillingClient httpBilling;
 
