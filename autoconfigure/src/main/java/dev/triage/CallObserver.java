@@ -45,6 +45,13 @@ public interface CallObserver {
 	}
 
 	/**
+	 * A failed attempt is retried: told after {@link #onRetryDecision}, before the wait.
+	 * @param retry the failed attempt and the wait before the next one
+	 */
+	default void onRetry(RetryRecord retry) {
+	}
+
+	/**
 	 * An attempt was refused before the wire.
 	 * @param client the client name
 	 * @param refusal why

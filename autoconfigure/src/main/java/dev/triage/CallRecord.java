@@ -38,10 +38,23 @@ import dev.triage.policy.RetryDecision;
  * @param retrySuppressed why a retry the rule allowed was not made, {@code null} when none was suppressed
  * @param channel the channel of the last attempt, {@code primary} for the client's own URL; {@code null} for a
  * client without other channels
+ * @param fallbackType the type of what the fallback returned (its simple class name, {@code null} when it
+ * returned {@code null}, {@code void} for a void method), never its content; {@code null} when no fallback
+ * answered
  */
 public record CallRecord(String client, String methodKey, String requestLine, CallOutcome outcome, FailureClass failureClass,
 		String code, int attempts, boolean alert, Duration elapsed, UpstreamException failure,
-		RetryDecision.Suppression retrySuppressed, String channel) {
+		RetryDecision.Suppression retrySuppressed, String channel, String fallbackType) {
+
+	/**
+	 * Create the record of a call whose fallback's answer is not told.
+	 */
+	public CallRecord(String client, String methodKey, String requestLine, CallOutcome outcome, FailureClass failureClass,
+			String code, int attempts, boolean alert, Duration elapsed, UpstreamException failure,
+			RetryDecision.Suppression retrySuppressed, String channel) {
+		this(client, methodKey, requestLine, outcome, failureClass, code, attempts, alert, elapsed, failure,
+				retrySuppressed, channel, null);
+	}
 
 	/**
 	 * Create the record of a call of a client without other channels.
@@ -50,7 +63,7 @@ public record CallRecord(String client, String methodKey, String requestLine, Ca
 			String code, int attempts, boolean alert, Duration elapsed, UpstreamException failure,
 			RetryDecision.Suppression retrySuppressed) {
 		this(client, methodKey, requestLine, outcome, failureClass, code, attempts, alert, elapsed, failure,
-				retrySuppressed, null);
+				retrySuppressed, null, null);
 	}
 
 }

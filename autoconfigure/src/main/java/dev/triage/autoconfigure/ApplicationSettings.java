@@ -39,9 +39,9 @@ final class ApplicationSettings {
 	private ApplicationSettings() {
 	}
 
-	static CallObserver observer(ObjectProvider<CallObserver> observers) {
+	static CallObserver observer(ObjectProvider<CallObserver> observers, Duration callLogWindow) {
 		List<CallObserver> all = new ArrayList<>();
-		all.add(new CallLog());
+		all.add(new CallLog((callLogWindow != null) ? callLogWindow : CallLog.WINDOW, System::nanoTime));
 		observers.orderedStream().forEach(all::add);
 		return new CompositeCallObserver(all);
 	}

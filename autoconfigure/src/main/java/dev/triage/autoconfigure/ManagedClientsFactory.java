@@ -145,7 +145,7 @@ final class ManagedClientsFactory {
 		if (client != null) {
 			client.getChannels()
 				.forEach((channel, url) -> channels.add(new Channel(channel, ChannelSettings.baseUrl(url),
-						this.breakers.forClient(ChannelSettings.breakerName(name, channel)), new Pause(clock))));
+						this.breakers.forChannel(ChannelSettings.breakerName(name, channel), name, channel), new Pause(clock))));
 		}
 		return new ClientRuntime(name, PolicyTables.forClient(this.properties, name), this.planner, this.errorTypes,
 				(int) this.properties.getMaxBodyBytes().toBytes(), this.sensitiveHeaders,

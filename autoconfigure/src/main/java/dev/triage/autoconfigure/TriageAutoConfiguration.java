@@ -69,7 +69,7 @@ public class TriageAutoConfiguration {
 		UpstreamBreakers breakers = new UpstreamBreakers(registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
 				(name) -> ApplicationSettings.breakerConfigured(environment, name));
 		ManagedClientsFactory factory = new ManagedClientsFactory(properties, breakers, new FallbackResolver(beanFactory),
-				ApplicationSettings.observer(observers), clients.poolTimeout(),
+				ApplicationSettings.observer(observers, properties.getCallLogWindow()), clients.poolTimeout(),
 				rateLimits.getIfAvailable(() -> RateLimits.NONE),
 				concurrencyLimits.getIfAvailable(() -> ConcurrencyLimits.NONE), eventPublisher);
 		return factory.create(clients.clients(), beanFactory.getBeanClassLoader());

@@ -51,6 +51,12 @@ public class TriageProperties {
 	private DataSize maxBodyBytes = DataSize.ofKilobytes(64);
 
 	/**
+	 * Expected final failures (alert: false, e.g. a 404) and refused calls are logged at most once per client and
+	 * code (or refusal reason) in this window, with the count since the previous line; zero logs every call.
+	 */
+	private Duration callLogWindow = Duration.ofSeconds(10);
+
+	/**
 	 * Headers whose values are redacted in original responses, logs and the actuator endpoint, in addition to
 	 * the built-in ones (authorization, proxy-authorization, cookie, set-cookie, x-api-key), which are always
 	 * redacted.
@@ -133,6 +139,14 @@ public class TriageProperties {
 
 	public void setMaxBodyBytes(DataSize maxBodyBytes) {
 		this.maxBodyBytes = maxBodyBytes;
+	}
+
+	public Duration getCallLogWindow() {
+		return this.callLogWindow;
+	}
+
+	public void setCallLogWindow(Duration callLogWindow) {
+		this.callLogWindow = callLogWindow;
 	}
 
 	public List<String> getSensitiveHeaders() {

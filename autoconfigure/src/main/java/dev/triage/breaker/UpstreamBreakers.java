@@ -17,11 +17,16 @@
 package dev.triage.breaker;
 
 import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.circuitbreaker.event.CircuitBreakerOnStateTransitionEvent;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * Creates one Resilience4j breaker per upstream, named after the Feign client, in the application's
@@ -29,6 +34,8 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
  * field by field (see the autoconfigure package's {@code BreakerDefaults}); without it, Triage's defaults apply.
  */
 public final class UpstreamBreakers {
+
+	private static final Log logger = LogFactory.getLog("dev.triage.calls");
 
 	/**
 	 * Triage's breaker defaults: a 10s time-based window, at least 10 calls, 50% failures, 5s open, 3 probes.
@@ -46,6 +53,8 @@ public final class UpstreamBreakers {
 
 	private final Predicate<String> userConfigured;
 
+	private final Set<CircuitBreaker> logged = ConcurrentHashMap.newKeySet();
+
 	/**
 	 * Create a factory.
 	 * @param registry the application's registry
@@ -62,13 +71,52 @@ public final class UpstreamBreakers {
 	 * @return the breaker
 	 */
 	public Resilience4jUpstreamBreaker forClient(String clientName) {
+		return forChannel(clientName, clientName, null);
+	}
+
+	/**
+	 * Return the breaker of one of a client's upstreams, creating it when needed. Its state transitions are
+	 * logged once each on {@code dev.triage.calls}: WARN when it opens, INFO otherwise.
+	 * @param breakerName the breaker's name
+	 * @param client the client name
+	 * @param channel the channel name, {@code null} for the client's own breaker
+	 * @return the breaker
+	 */
+	public Resilience4jUpstreamBreaker forChannel(String breakerName, String client, String channel) {
 		// Resilience4j's Spring Boot module creates every configured instance at startup, Triage's included
 		// (with Triage's defaults under the application's settings); otherwise the defaults apply unless the
 		// application configured the name some other way.
-		CircuitBreaker breaker = this.registry.find(clientName)
-			.orElseGet(() -> this.userConfigured.test(clientName) ? this.registry.circuitBreaker(clientName)
-					: this.registry.circuitBreaker(clientName, DEFAULTS));
+		CircuitBreaker breaker = this.registry.find(breakerName)
+			.orElseGet(() -> this.userConfigured.test(breakerName) ? this.registry.circuitBreaker(breakerName)
+					: this.registry.circuitBreaker(breakerName, DEFAULTS));
+		if (this.logged.add(breaker)) {
+			breaker.getEventPublisher().onStateTransition((event) -> transition(breaker, client, channel, event));
+		}
 		return new Resilience4jUpstreamBreaker(breaker);
+	}
+
+	private static void transition(CircuitBreaker breaker, String client, String channel,
+			CircuitBreakerOnStateTransitionEvent event) {
+		CircuitBreaker.State to = event.getStateTransition().getToState();
+		boolean opened = to == CircuitBreaker.State.OPEN || to == CircuitBreaker.State.FORCED_OPEN;
+		if (!(opened ? logger.isWarnEnabled() : logger.isInfoEnabled())) {
+			return;
+		}
+		CircuitBreaker.Metrics metrics = breaker.getMetrics();
+		String line = "triage breaker client=" + client + ((channel != null) ? " channel=" + channel : "")
+				+ " breaker=" + breaker.getName() + " from=" + event.getStateTransition().getFromState() + " to=" + to
+				+ " failure_rate=" + rate(metrics.getFailureRate()) + " slow_call_rate="
+				+ rate(metrics.getSlowCallRate()) + " calls=" + metrics.getNumberOfBufferedCalls();
+		if (opened) {
+			logger.warn(line);
+		}
+		else {
+			logger.info(line);
+		}
+	}
+
+	private static String rate(float rate) {
+		return (rate < 0) ? "-" : Math.round(rate * 10) / 10.0 + "%";
 	}
 
 }

@@ -24,6 +24,7 @@ import dev.triage.CallRecord;
 import dev.triage.CallObserver;
 import dev.triage.PoisonRequestEvent;
 import dev.triage.Refusal;
+import dev.triage.RetryRecord;
 import dev.triage.policy.RetryDecision;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -75,6 +76,11 @@ public final class CompositeCallObserver implements CallObserver {
 	@Override
 	public void onRetryDecision(String client, RetryDecision decision) {
 		each("a retry decision", (observer) -> observer.onRetryDecision(client, decision));
+	}
+
+	@Override
+	public void onRetry(RetryRecord retry) {
+		each("a retry", (observer) -> observer.onRetry(retry));
 	}
 
 	@Override

@@ -32,6 +32,7 @@ import dev.triage.CallRecord;
 import dev.triage.FailureClass;
 import dev.triage.OriginalResponse;
 import dev.triage.Refusal;
+import dev.triage.RetryRecord;
 import dev.triage.TransportFailure;
 import dev.triage.TriageFallback;
 import dev.triage.UpstreamException;
@@ -582,6 +583,12 @@ public final class Engine {
 			call.channel(next);
 		}
 		this.runtime.observer().onRetryDecision(this.runtime.name(), decision);
+		if (decision.retry() && call != null) {
+			this.runtime.observer()
+				.onRetry(new RetryRecord(this.runtime.name(), call.methodKey(), tries, rule.maxAttempts(),
+						code(call.lastAnswer()), decision.delay(),
+						channels.hasAlternatives() ? channels.get(next).name() : null));
+		}
 		if (call != null && decision.suppressed() != null) {
 			call.suppressed(decision.suppressed());
 		}
@@ -724,7 +731,7 @@ public final class Engine {
 			report(call, failed, toThrow, failure, alert);
 			throw declined;
 		}
-		report(call, CallOutcome.FALLBACK, toThrow, failure, alert);
+		report(call, CallOutcome.FALLBACK, toThrow, failure, alert, fallbackType(answer, method));
 		return answer;
 	}
 
@@ -774,6 +781,20 @@ public final class Engine {
 	 */
 	public void report(Call call, CallOutcome outcome, RuntimeException failure, UpstreamException described,
 			boolean alert) {
+		report(call, outcome, failure, described, alert, null);
+	}
+
+	/**
+	 * Tell the observers how a call ended, and what type the fallback's answer had.
+	 * @param call the call
+	 * @param outcome its outcome
+	 * @param failure what the caller got thrown, {@code null} for none
+	 * @param described what happened, as Triage describes it, {@code null} when not the upstream's doing
+	 * @param alert whether it is alert-worthy
+	 * @param fallbackType the type of the fallback's answer, {@code null} when no fallback answered
+	 */
+	public void report(Call call, CallOutcome outcome, RuntimeException failure, UpstreamException described,
+			boolean alert, String fallbackType) {
 		FailureClass failureClass = FailureClass.NONE;
 		String code = "none";
 		if (described instanceof UpstreamResponseException response) {
@@ -797,7 +818,41 @@ public final class Engine {
 			.onCall(new CallRecord(this.runtime.name(), call.methodKey(), (failure != null) ? call.requestLine() : null,
 					outcome, failureClass, code, call.attempts(), alert, Duration.ofNanos(call.elapsedNanos()),
 					(described != null) ? described : (failure instanceof UpstreamException upstream) ? upstream : null,
-					call.suppressed(), this.runtime.channels().hasAlternatives() ? call.lastChannel() : null));
+					call.suppressed(), this.runtime.channels().hasAlternatives() ? call.lastChannel() : null,
+					fallbackType));
+	}
+
+	/**
+	 * Return the type of a fallback's answer as the call log shows it: its class's simple name, never its
+	 * content.
+	 */
+	static String fallbackType(Object answer, Method method) {
+		if (answer == null) {
+			return (method != null && method.getReturnType() == void.class) ? "void" : "null";
+		}
+		Class<?> type = answer.getClass();
+		String simple = type.getSimpleName();
+		if (simple.isEmpty()) {
+			String name = type.getName();
+			simple = name.substring(name.lastIndexOf('.') + 1);
+		}
+		return simple;
+	}
+
+	/**
+	 * Return the code of a failure: its status, or its transport failure key.
+	 */
+	static String code(UpstreamException failure) {
+		if (failure instanceof UpstreamResponseException response) {
+			return Integer.toString(response.response().status());
+		}
+		if (failure instanceof UpstreamTransportException transport) {
+			return transport.failure().key();
+		}
+		if (failure instanceof UpstreamUnavailableException refused) {
+			return refused.refusal().tag();
+		}
+		return "none";
 	}
 
 	/**

@@ -1,0 +1,216 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+package dev.triage.engine;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import dev.triage.OriginalResponse;
+import dev.triage.UpstreamException;
+import dev.triage.UpstreamResponseException;
+import dev.triage.UpstreamTransportException;
+
+/**
+ * The start of a failure's message as the call log shows it: for people, never for decisions. An error body's
+ * message (the first of {@code /error/message}, {@code /message}, {@code /error_description}, {@code /detail},
+ * {@code /title}, {@code /error} that is a string; a body that is not JSON as it is), a transport failure's
+ * cause's message, otherwise the exception's own. Bodies may say anything, so every message is sanitized: line
+ * breaks and control characters become spaces; URLs lose their query values and user info; credentials
+ * ({@code Bearer …}, {@code password=…}, {@code "api_key": "…"}, {@code X-Api-Key: …}), JSON Web Tokens,
+ * prefixed keys ({@code sk-…}, {@code ghp_…}, {@code AKIA…}), e-mail addresses, long digit runs and long
+ * tokens mixing letters and digits become {@code [redacted]}; at most {@value #MAX_LENGTH} characters are kept.
+ */
+final class ErrorMessages {
+
+	/** The longest message the call log shows. */
+	static final int MAX_LENGTH = 200;
+
+	/** How much of a body or message is looked at. */
+	private static final int MAX_SCANNED = 2048;
+
+	private static final JsonFactory FACTORY = new JsonFactory();
+
+	private static final List<String> MESSAGE_POINTERS = List.of("/error/message", "/message", "/error_description",
+			"/detail", "/title", "/error");
+
+	private static final String REDACTED = Requests.REDACTED;
+
+	private static final Pattern URL = Pattern.compile("(?i)\\b(?:https?|wss?|ftp)://[^\\s\"'<>]+");
+
+	private static final Pattern SCHEME_CREDENTIAL = Pattern
+		.compile("(?i)\\b(bearer|basic|digest|token|negotiate)\\s+[A-Za-z0-9._~+/=-]{4,}");
+
+	private static final Pattern NAMED_CREDENTIAL = Pattern.compile("(?i)([A-Za-z0-9_.-]*(?:pass(?:word|wd)?|pwd|secret"
+			+ "|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[A-Za-z]*|credential|cookie|session[_-]?id"
+			+ "|sessionid|signature|sig)[A-Za-z0-9_.-]*)([\"']?\\s*[:=]\\s*[\"']?)([^\\s\"',;&}]+)");
+
+	private static final Pattern JWT = Pattern.compile("\\beyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*");
+
+	private static final Pattern PREFIXED_KEY = Pattern
+		.compile("\\b(?:sk|pk|rk|ghp|gho|ghu|ghs|ghr|glpat|xox[abposr]|AKIA|ASIA|AIza)[-_A-Za-z0-9]{8,}");
+
+	private static final Pattern EMAIL = Pattern.compile("[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,}");
+
+	private static final Pattern DIGITS = Pattern.compile("\\d[\\d -]{11,}\\d");
+
+	private static final Pattern OPAQUE = Pattern
+		.compile("(?<![A-Za-z0-9_+/=-])(?=[A-Za-z0-9_+/=-]*[0-9])(?=[A-Za-z0-9_+/=-]*[A-Za-z])[A-Za-z0-9_+/=-]{24,}");
+
+	private ErrorMessages() {
+	}
+
+	/**
+	 * Return the start of a failure's message, sanitized.
+	 * @param failure the failure, {@code null} for none
+	 * @return the message, {@code null} when there is none
+	 */
+	static String of(Throwable failure) {
+		if (failure == null) {
+			return null;
+		}
+		String raw;
+		if (failure instanceof UpstreamResponseException response) {
+			raw = fromBody(response.response());
+		}
+		else if (failure instanceof UpstreamTransportException && failure.getCause() != null) {
+			raw = failure.getCause().getMessage();
+		}
+		else {
+			raw = failure.getMessage();
+		}
+		return sanitize(raw);
+	}
+
+	private static String fromBody(OriginalResponse response) {
+		byte[] body = response.body();
+		if (body == null || body.length == 0) {
+			return null;
+		}
+		if (looksLikeJson(body)) {
+			return jsonMessage(body);
+		}
+		int length = Math.min(body.length, MAX_SCANNED);
+		return new String(body, 0, length, StandardCharsets.UTF_8);
+	}
+
+	private static String jsonMessage(byte[] body) {
+		String best = null;
+		int bestIndex = Integer.MAX_VALUE;
+		try (JsonParser parser = FACTORY.createParser(body)) {
+			int depth = 0;
+			JsonToken token;
+			while ((token = parser.nextToken()) != null) {
+				if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
+					if (depth >= 2) {
+						parser.skipChildren();
+						continue;
+					}
+					depth++;
+				}
+				else if (token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY) {
+					depth--;
+				}
+				else if (token == JsonToken.VALUE_STRING) {
+					int index = MESSAGE_POINTERS.indexOf(parser.getParsingContext().pathAsPointer().toString());
+					if (index >= 0 && index < bestIndex && !parser.getText().isBlank()) {
+						best = parser.getText();
+						bestIndex = index;
+						if (index == 0) {
+							return best;
+						}
+					}
+				}
+			}
+		}
+		catch (IOException ex) {
+			// Malformed or cut off: what was found before stands.
+		}
+		return best;
+	}
+
+	private static boolean looksLikeJson(byte[] body) {
+		for (byte b : body) {
+			if (b == '{' || b == '[') {
+				return true;
+			}
+			if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+				return false;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * Sanitize a message for the log: one line, no credentials, no query values, at most
+	 * {@value #MAX_LENGTH} characters.
+	 * @param raw the message, {@code null} for none
+	 * @return the sanitized message, {@code null} when nothing is left
+	 */
+	static String sanitize(String raw) {
+		if (raw == null) {
+			return null;
+		}
+		String text = (raw.length() > MAX_SCANNED) ? raw.substring(0, MAX_SCANNED) : raw;
+		StringBuilder flat = new StringBuilder(text.length());
+		boolean space = false;
+		for (int i = 0; i < text.length(); i++) {
+			char c = text.charAt(i);
+			boolean blank = Character.isWhitespace(c) || Character.isISOControl(c) || c == '\u2028' || c == '\u2029';
+			if (blank) {
+				if (!space && flat.length() > 0) {
+					flat.append(' ');
+				}
+				space = true;
+			}
+			else {
+				flat.append((c == '"') ? '\'' : c);
+				space = false;
+			}
+		}
+		text = flat.toString().strip();
+		if (text.isEmpty()) {
+			return null;
+		}
+		text = replaceUrls(text);
+		text = JWT.matcher(text).replaceAll(REDACTED);
+		text = SCHEME_CREDENTIAL.matcher(text).replaceAll("$1 " + REDACTED);
+		text = NAMED_CREDENTIAL.matcher(text).replaceAll((match) -> Matcher.quoteReplacement(match.group(1)
+				+ match.group(2) + (match.group(3).equals("***") ? "***" : REDACTED)));
+		text = PREFIXED_KEY.matcher(text).replaceAll(REDACTED);
+		text = EMAIL.matcher(text).replaceAll(REDACTED);
+		text = DIGITS.matcher(text).replaceAll(REDACTED);
+		text = OPAQUE.matcher(text).replaceAll(REDACTED);
+		if (text.length() > MAX_LENGTH) {
+			text = text.substring(0, MAX_LENGTH - 1) + "…";
+		}
+		return text;
+	}
+
+	private static String replaceUrls(String text) {
+		Matcher matcher = URL.matcher(text);
+		if (!matcher.find()) {
+			return text;
+		}
+		return matcher.reset().replaceAll((match) -> Matcher.quoteReplacement(Requests.sanitizeUrl(match.group())));
+	}
+
+}
