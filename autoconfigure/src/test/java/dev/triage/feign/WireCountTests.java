@@ -49,7 +49,8 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
  */
 @WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
-		properties = { "logging.level.dev.triage.calls=DEBUG", "spring.cloud.openfeign.client.config.inventory.read-timeout=400",
+		properties = { "logging.level.dev.triage.calls=DEBUG", "triage.call-log-window=0",
+				"spring.cloud.openfeign.client.config.inventory.read-timeout=400",
 				"spring.cloud.openfeign.client.config.inventory.connect-timeout=400",
 				// The 5xx row's backoff (1s x2 -> 4s) shortened: where it applies, the count matters, not the wait.
 				"triage.clients.inventory.policies.5xx.backoff.initial=1ms",
