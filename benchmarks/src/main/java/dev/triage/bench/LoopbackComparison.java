@@ -43,6 +43,8 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.logging.LogLevel;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.cloud.circuitbreaker.resilience4j.Resilience4JCircuitBreakerFactory;
 import org.springframework.cloud.circuitbreaker.resilience4j.Resilience4JConfigBuilder;
 import org.springframework.cloud.client.circuitbreaker.Customizer;
@@ -82,7 +84,8 @@ public final class LoopbackComparison {
 	enum Scenario {
 
 		OK_200("200 decoded by Jackson"), NOT_FOUND_404("404 with a JSON error body"), FAILED_503("503, one attempt"),
-		OPEN_BREAKER("breaker open (refused, nothing sent)");
+		OPEN_BREAKER("breaker open (refused, nothing sent)"),
+		OPEN_BREAKER_LOGGED("breaker open, call log on (default logging)");
 
 		final String label;
 
@@ -151,6 +154,12 @@ public final class LoopbackComparison {
 
 		void breakerOpen(boolean open);
 
+		/**
+		 * Switch Triage's call log to its default level (INFO) or back off; nothing for the others.
+		 */
+		default void callLog(boolean on) {
+		}
+
 		@Override
 		default void close() {
 		}
@@ -185,7 +194,36 @@ public final class LoopbackComparison {
 	 * The table's rows (markdown), and Triage's median ratio to Spring Cloud OpenFeign per scenario at 1 and 2
 	 * threads.
 	 */
-	record Comparison(List<String> table, Map<Scenario, double[]> triageMedians) {
+	record Comparison(List<String> table, Map<Scenario, double[]> triageMedians, double[] triageRefusalPercentiles) {
+	}
+
+	/**
+	 * Call-by-call durations in nanoseconds, for percentiles.
+	 */
+	static final class Latencies {
+
+		private long[] nanos = new long[1 << 16];
+
+		private int size;
+
+		void add(long duration) {
+			if (this.size == this.nanos.length) {
+				this.nanos = Arrays.copyOf(this.nanos, this.size * 2);
+			}
+			this.nanos[this.size++] = duration;
+		}
+
+		double[] percentiles(double... ranks) {
+			long[] sorted = Arrays.copyOf(this.nanos, this.size);
+			Arrays.sort(sorted);
+			double[] values = new double[ranks.length];
+			for (int i = 0; i < ranks.length; i++) {
+				int at = (int) Math.min(sorted.length - 1, Math.ceil(ranks[i] / 100 * sorted.length) - 1);
+				values[i] = sorted[Math.max(0, at)];
+			}
+			return values;
+		}
+
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -212,6 +250,7 @@ public final class LoopbackComparison {
 			Map<Scenario, double[]> wirePerCall = new EnumMap<>(Scenario.class);
 			Map<Scenario, List<Double>> baselineMicros = new EnumMap<>(Scenario.class);
 			List<double[]> failedMicros = new ArrayList<>();
+			Map<Integer, Latencies> refusalLatencies = new java.util.TreeMap<>();
 			for (int round = 0; round < WARM_UP_ROUNDS + ROUNDS; round++) {
 				boolean measured = round >= WARM_UP_ROUNDS;
 				for (Scenario scenario : Scenario.values()) {
@@ -220,17 +259,27 @@ public final class LoopbackComparison {
 						for (int k = 0; k < contenders.size(); k++) {
 							int index = (k + round) % contenders.size();
 							Contender contender = contenders.get(index);
-							if (scenario == Scenario.OPEN_BREAKER && !contender.hasBreaker()) {
+							boolean refusal = scenario == Scenario.OPEN_BREAKER || scenario == Scenario.OPEN_BREAKER_LOGGED;
+							if (refusal && !contender.hasBreaker()) {
 								nanos[index] = Double.NaN;
 								wirePerCall.computeIfAbsent(scenario, (s) -> new double[contenders.size()])[index] = Double.NaN;
 								continue;
 							}
-							if (scenario == Scenario.OPEN_BREAKER) {
+							if (refusal) {
 								contender.breakerOpen(true);
+								contender.callLog(scenario == Scenario.OPEN_BREAKER_LOGGED);
+							}
+							if (scenario == Scenario.NOT_FOUND_404) {
+								contender.callLog(true);
 							}
 							long wireBefore = upstream.requests();
-							long[] counted = slice(callers, contender, scenario, threads);
-							if (scenario == Scenario.OPEN_BREAKER) {
+							Latencies latencies = (scenario == Scenario.OPEN_BREAKER_LOGGED && threads == 1 && measured)
+									? refusalLatencies.computeIfAbsent(index, (i) -> new Latencies()) : null;
+							long[] counted = slice(callers, contender, scenario, threads, latencies);
+							if (refusal || scenario == Scenario.NOT_FOUND_404) {
+								contender.callLog(false);
+							}
+							if (refusal) {
 								contender.breakerOpen(false);
 							}
 							nanos[index] = (double) counted[1] / counted[0];
@@ -240,7 +289,7 @@ public final class LoopbackComparison {
 							}
 						}
 						if (measured) {
-							int base = (scenario == Scenario.OPEN_BREAKER) ? 2 : 1;
+							int base = (scenario == Scenario.OPEN_BREAKER || scenario == Scenario.OPEN_BREAKER_LOGGED) ? 2 : 1;
 							double[] ratios = new double[contenders.size()];
 							for (int i = 0; i < ratios.length; i++) {
 								ratios[i] = nanos[i] / nanos[base];
@@ -266,7 +315,24 @@ public final class LoopbackComparison {
 						median(ratiosOne.get(scenario).stream().mapToDouble((r) -> r[triage]).toArray()),
 						median(ratiosTwo.get(scenario).stream().mapToDouble((r) -> r[triage]).toArray()) });
 			}
-			return new Comparison(render(contenders, ratiosOne, ratiosTwo, wirePerCall, baselineMicros, failedMicros), triageMedians);
+			List<String> table = render(contenders, ratiosOne, ratiosTwo, wirePerCall, baselineMicros, failedMicros);
+			StringBuilder percentiles = new StringBuilder("| µs per call, p50 / p99, call by call: ")
+				.append(Scenario.OPEN_BREAKER_LOGGED.label).append(" | 1 | ");
+			double[] triagePercentiles = null;
+			for (int i = 0; i < contenders.size(); i++) {
+				Latencies latencies = refusalLatencies.get(i);
+				if (latencies == null) {
+					percentiles.append("| — ");
+					continue;
+				}
+				double[] p = latencies.percentiles(50, 99);
+				percentiles.append(String.format(Locale.ROOT, "| %.2f / %.2f ", p[0] / 1000, p[1] / 1000));
+				if (i == triage) {
+					triagePercentiles = p;
+				}
+			}
+			table.add(table.size() - 3, percentiles.append('|').toString());
+			return new Comparison(table, triageMedians, triagePercentiles);
 		}
 		finally {
 			for (Contender contender : contenders) {
@@ -280,19 +346,23 @@ public final class LoopbackComparison {
 	/**
 	 * Call for one slice of time on {@code threads} threads; return {calls, thread-nanoseconds}.
 	 */
-	private static long[] slice(ExecutorService callers, Contender contender, Scenario scenario, int threads)
-			throws Exception {
+	private static long[] slice(ExecutorService callers, Contender contender, Scenario scenario, int threads,
+			Latencies latencies) throws Exception {
 		List<Future<long[]>> running = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
 			running.add(callers.submit(() -> {
 				long start = System.nanoTime();
 				long end = start + SLICE_NANOS;
 				long calls = 0;
-				long now;
+				long now = start;
 				do {
+					long before = now;
 					contender.call(scenario);
 					calls++;
 					now = System.nanoTime();
+					if (latencies != null) {
+						latencies.add(now - before);
+					}
 				}
 				while (now < end);
 				return new long[] { calls, now - start };
@@ -346,7 +416,7 @@ public final class LoopbackComparison {
 				.toArray())));
 		}
 		lines.add(failed.append('|').toString());
-		for (Scenario scenario : List.of(Scenario.FAILED_503, Scenario.OPEN_BREAKER)) {
+		for (Scenario scenario : List.of(Scenario.FAILED_503, Scenario.OPEN_BREAKER, Scenario.OPEN_BREAKER_LOGGED)) {
 			StringBuilder wire = new StringBuilder("| requests on the wire per call: ").append(scenario.label)
 				.append(" | | ");
 			double[] perCall = wirePerCall.get(scenario);
@@ -430,7 +500,8 @@ public final class LoopbackComparison {
 			// One attempt for the 503 like the others, the breaker held closed, and the protections that a
 			// 100% 503 loop would rightly trigger (throttling, poison detection) off: measured is the cost of
 			// a failed attempt, not of a refusal. The call log writes a WARN line per 503 (alert-worthy): off here,
-			// the console is not what is measured. A 404 logs at DEBUG: no line, as by default.
+			// the console is not what is measured. The 404 and the second refusal row run with the call log at its
+			// default level (INFO): a line per client and code (or reason) every 10 seconds.
 			properties.addAll(List.of("triage.policies.503.max-attempts=1", "triage.throttle.enabled=false",
 					"triage.poison.enabled=false", "logging.level.dev.triage.calls=ERROR",
 					"resilience4j.circuitbreaker.instances.bench.sliding-window-type=TIME_BASED",
@@ -471,6 +542,15 @@ public final class LoopbackComparison {
 				}
 			}
 
+			@Override
+			public void callLog(boolean on) {
+				if (triage) {
+					// What an application gets without a logging setting: Spring Boot's default INFO (the
+					// benchmarks' logback.xml switches the call log off for the other rows).
+					LoggingSystem.get(getClass().getClassLoader()).setLogLevel("dev.triage.calls", on ? LogLevel.INFO : LogLevel.ERROR);
+				}
+			}
+
 			private CircuitBreakerRegistry breakers() {
 				return springBreaker ? context.getBean(Resilience4JCircuitBreakerFactory.class).getCircuitBreakerRegistry()
 						: context.getBean(CircuitBreakerRegistry.class);
@@ -492,7 +572,7 @@ public final class LoopbackComparison {
 			Class<? extends RuntimeException> failure) {
 		try {
 			Item item = switch (scenario) {
-				case OK_200, OPEN_BREAKER -> ok.get();
+				case OK_200, OPEN_BREAKER, OPEN_BREAKER_LOGGED -> ok.get();
 				case NOT_FOUND_404 -> missing.get();
 				case FAILED_503 -> down.get();
 			};
@@ -504,7 +584,8 @@ public final class LoopbackComparison {
 			if (scenario == Scenario.OK_200 || !failure.isInstance(ex)) {
 				throw new IllegalStateException(scenario + " failed unexpectedly", ex);
 			}
-			if (scenario == Scenario.OPEN_BREAKER && ex instanceof dev.triage.UpstreamException
+			if ((scenario == Scenario.OPEN_BREAKER || scenario == Scenario.OPEN_BREAKER_LOGGED)
+					&& ex instanceof dev.triage.UpstreamException
 					&& !(ex instanceof UpstreamUnavailableException)) {
 				throw new IllegalStateException("Triage called an upstream whose breaker is open", ex);
 			}

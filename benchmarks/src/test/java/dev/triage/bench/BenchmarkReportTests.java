@@ -24,7 +24,8 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /**
- * The report writer's command line: a path, help, or a refusal; never an option taken for a file name.
+ * The report writer's command line: a path, help, or a refusal; never an option taken for a file name. And its
+ * differences of two means: a negative cost or one within the errors is noise, not a figure.
  */
 class BenchmarkReportTests {
 
@@ -57,6 +58,29 @@ class BenchmarkReportTests {
 	void twoPathsAreRefused() {
 		assertThatIllegalArgumentException().isThrownBy(() -> BenchmarkReport.output("a.md", "b.md"))
 			.withMessageContaining("'a.md' and 'b.md'");
+	}
+
+	@Test
+	void aNegativeDifferenceOfTwoMeansIsNoiseNotACost() {
+		BenchmarkReport.Row triage = new BenchmarkReport.Row(1_000, 200, 900, Double.NaN, Double.NaN);
+		BenchmarkReport.Row plain = new BenchmarkReport.Row(7_942, 9_000, 800, Double.NaN, Double.NaN);
+		StringBuilder md = new StringBuilder();
+
+		BenchmarkReport.differenceTarget(md, "whole 200 call", triage, plain, 150, 128);
+
+		assertThat(md.toString()).isEqualTo("| whole 200 call | noise (-6942 ± 9002 ns), +100 B | noise |\n");
+	}
+
+	@Test
+	void aDifferenceWithinTheErrorsIsNoiseAndOneBeyondThemIsACost() {
+		BenchmarkReport.Row plain = new BenchmarkReport.Row(1_000, 30, 800, Double.NaN, Double.NaN);
+		assertThat(BenchmarkReport.isNoise(new BenchmarkReport.Row(1_040, 30, 800, Double.NaN, Double.NaN), plain))
+			.isTrue();
+		BenchmarkReport.Row costly = new BenchmarkReport.Row(1_400, 30, 900, Double.NaN, Double.NaN);
+		assertThat(BenchmarkReport.isNoise(costly, plain)).isFalse();
+		StringBuilder md = new StringBuilder();
+		BenchmarkReport.differenceTarget(md, "t", costly, plain, 150, 128);
+		assertThat(md.toString()).isEqualTo("| t | +400 ± 42 ns, +100 B | no |\n");
 	}
 
 }
