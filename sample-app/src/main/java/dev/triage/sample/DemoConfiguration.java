@@ -19,6 +19,7 @@ package dev.triage.sample;
 import java.io.IOException;
 import java.time.Duration;
 
+import dev.triage.TriageHttpServices;
 import dev.triage.engine.ManagedClients;
 import dev.triage.sample.chaos.ChaosUpstream;
 import dev.triage.sample.chaos.Gateway;
@@ -32,6 +33,8 @@ import dev.triage.sample.clients.LimitedClient;
 import dev.triage.sample.clients.LlmClient;
 import dev.triage.sample.clients.SmsClient;
 import dev.triage.sample.clients.StormClient;
+import dev.triage.sample.clients.WarehouseApi;
+import dev.triage.sample.clients.WarehouseFallback;
 import dev.triage.sample.tour.LastCall;
 import dev.triage.sample.tour.Tour;
 import dev.triage.sample.tour.TourRunner;
@@ -45,6 +48,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
+import org.springframework.web.client.RestClient;
 
 /**
  * The demo's moving parts: the chaos upstream and the 599 gateway on loopback, the inventory fallback, and the
@@ -87,6 +91,22 @@ class DemoConfiguration {
 		return new InventoryFallback(cache);
 	}
 
+	/**
+	 * The HTTP service client: an {@code @HttpExchange} interface on a {@code RestClient} built from Spring Boot's
+	 * {@code RestClient.Builder} (Apache HttpClient 5, whose own retries Triage turns off), managed as client
+	 * {@code warehouse}. The same on Spring Boot 3.5 and 4.
+	 */
+	@Bean
+	WarehouseApi warehouseApi(RestClient.Builder builder, TriageHttpServices triage,
+			@Value("${demo.gateway-url}") String gatewayUrl) {
+		return triage.createClient("warehouse", WarehouseApi.class, builder.baseUrl(gatewayUrl).build());
+	}
+
+	@Bean
+	WarehouseFallback warehouseFallback(ItemCache cache) {
+		return new WarehouseFallback(cache);
+	}
+
 	@Bean
 	LastCall lastCall() {
 		return new LastCall();
@@ -96,10 +116,10 @@ class DemoConfiguration {
 	Tour tour(CatalogClient catalog, InventoryClient inventory, LlmClient llm, ItemCache cache, ChaosUpstream upstream,
 			Gateway gateway, ManagedClients clients, CircuitBreakerRegistry breakers, LastCall lastCall,
 			StormClient storm, BulkClient bulk, LimitedClient limited, RateLimiterRegistry limiters, SmsClient sms,
-			@Qualifier("backupUpstream") ChaosUpstream backupUpstream, DeadLetters deadLetters) {
+			@Qualifier("backupUpstream") ChaosUpstream backupUpstream, DeadLetters deadLetters, WarehouseApi warehouse) {
 		return new Tour(catalog, inventory, llm, cache, upstream, gateway, clients, breakers, lastCall,
 				new Tour.OverloadClients(storm, bulk, limited), limiters,
-				new Tour.Failover(sms, backupUpstream, deadLetters));
+				new Tour.Failover(sms, backupUpstream, deadLetters), warehouse);
 	}
 
 	@Bean

@@ -183,6 +183,26 @@ class TourTests {
 	}
 
 	@Test
+	void theSameTableOnAnHttpServiceClientRetriesTheFlapping503TypesThe404SendsA599OnceAndFallsBackWhenOpen() {
+		assertThat(row(Tour.HTTP + "item sku-2").wire()).isEqualTo(1);
+		assertThat(row(Tour.HTTP + "flapping 503").wire()).isEqualTo(3);
+		assertThat(row(Tour.HTTP + "flapping 503").callerGot()).contains("recovered");
+		assertThat(row(Tour.HTTP + "404 Not Found").wire()).isEqualTo(rule("warehouse", 404, null).maxAttempts())
+			.isEqualTo(1);
+		assertThat(row(Tour.HTTP + "404 Not Found").failureClass()).isEqualTo("4xx 404");
+		assertThat(row(Tour.HTTP + "404 Not Found").callerGot()).startsWith("UpstreamResponseException 404");
+		assertThat(row(Tour.HTTP + "599 (backend resets)").wire()).isEqualTo(1);
+		assertThat(row(Tour.HTTP + "599 (backend resets)").failureClass()).isEqualTo("nonstandard 599");
+		assertThat(row(Tour.HTTP + "599 (backend resets)").callerGot()).startsWith("UpstreamResponseException 599");
+		assertThat(row(Tour.HTTP + "599 run").wire()).isEqualTo(3);
+		assertThat(row(Tour.HTTP + "599 run").breakerAfter()).isEqualTo("OPEN");
+		assertThat(row(Tour.HTTP + "breaker open").wire()).isZero();
+		assertThat(row(Tour.HTTP + "breaker open").failureClass()).isEqualTo("refused breaker_open");
+		assertThat(row(Tour.HTTP + "breaker open").fallback()).isEqualTo("yes: (UpstreamUnavailableException, null)");
+		assertThat(row(Tour.HTTP + "breaker open").callerGot()).isEqualTo("cached item (degraded: refused BREAKER_OPEN)");
+	}
+
+	@Test
 	void afterTheTourTheActuatorEndpointsServe() throws Exception {
 		assertThat(get("/actuator/health").statusCode()).isEqualTo(200);
 		assertThat(get("/actuator/triage").body()).contains("\"inventory\"").contains("\"llm\"").contains("\"catalog\"");

@@ -57,6 +57,7 @@ import dev.triage.sample.clients.DeadLetters;
 import dev.triage.sample.clients.LlmClient;
 import dev.triage.sample.clients.SmsClient;
 import dev.triage.sample.clients.StormClient;
+import dev.triage.sample.clients.WarehouseApi;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.ratelimiter.RateLimiter;
@@ -69,6 +70,11 @@ import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
  * the client's resolved policy table says should have happened.
  */
 public class Tour {
+
+	private static final String WAREHOUSE = "warehouse";
+
+	/** The scenario names of the HTTP service client's rows start with this. */
+	public static final String HTTP = "@HttpExchange: ";
 
 	private final CatalogClient catalog;
 
@@ -116,9 +122,13 @@ public class Tour {
 
 	private final Failover failover;
 
+	private final WarehouseApi warehouse;
+
 	public Tour(CatalogClient catalog, InventoryClient inventory, LlmClient llm, ItemCache cache,
 			ChaosUpstream upstream, Gateway gateway, ManagedClients clients, CircuitBreakerRegistry breakers,
-			LastCall lastCall, OverloadClients overload, RateLimiterRegistry limiters, Failover failover) {
+			LastCall lastCall, OverloadClients overload, RateLimiterRegistry limiters, Failover failover,
+			WarehouseApi warehouse) {
+		this.warehouse = warehouse;
 		this.failover = failover;
 		this.overload = overload;
 		this.limiters = limiters;
@@ -179,6 +189,66 @@ public class Tour {
 		rows.addAll(overloadRows());
 		rows.addAll(channelRows());
 		rows.addAll(poisonRows());
+		rows.addAll(httpServiceRows());
+		return rows;
+	}
+
+	/**
+	 * SPEC 11: the same table on a Spring HTTP service client ({@code @HttpExchange} on a {@code RestClient},
+	 * created with {@code TriageHttpServices.createClient}), behind the same gateway: a flapping 503 is retried, a
+	 * 404 is one attempt and Triage's typed exception, a 599 is one attempt, and a run of 599s opens the client's
+	 * breaker, after which its {@code TriageFallback<WarehouseApi>} answers without the wire.
+	 */
+	private List<Row> httpServiceRows() {
+		List<Row> rows = new ArrayList<>();
+		CircuitBreaker breaker = this.breakers.circuitBreaker(WAREHOUSE);
+		breaker.reset();
+		rows.add(call(HTTP + "item sku-2", "answers 200", WAREHOUSE, this.gateway::requests,
+				() -> remember(this.warehouse.item("sku-2")), (o) -> expectSuccess(o, 1)));
+		rows.add(call(HTTP + "flapping 503", "503 twice, then 200", WAREHOUSE, this.gateway::requests, () -> {
+			this.upstream.flap(WAREHOUSE, 2, 503);
+			return this.warehouse.flap(WAREHOUSE);
+		}, (o) -> expectRecovery(o, policy(WAREHOUSE).forStatus(503, "flapping"), 2)));
+		rows.add(call(HTTP + "404 Not Found", "answers 404", WAREHOUSE, this.gateway::requests,
+				() -> this.warehouse.status(404), (o) -> {
+					List<String> problems = expectFailure(o, policy(WAREHOUSE).forStatus(404, "upstream_error"), true);
+					if (!(o.thrown() instanceof UpstreamResponseException response) || response.response().status() != 404) {
+						problems.add("expected UpstreamResponseException 404, got " + describe(o.result(), o.thrown()));
+					}
+					return problems;
+				}));
+		// The rows above fed the breaker (each failed 503 attempt is a failure): the 599 run starts from an empty
+		// window, so that its fourth 599 is the one that opens it.
+		breaker.reset();
+		rows.add(call(HTTP + "599 (backend resets)", "proxy answers 599", WAREHOUSE, this.gateway::requests,
+				this.warehouse::reset,
+				(o) -> expectFailure(o, policy(WAREHOUSE).forStatus(599, "proxy_upstream_reset"), true)));
+		int toOpen = breaker.getCircuitBreakerConfig().getMinimumNumberOfCalls() - 1;
+		rows.add(batch(HTTP + "599 run", toOpen + " more calls, 599 each", WAREHOUSE, this.gateway::requests, toOpen,
+				this.warehouse::reset, (o, refusals) -> {
+					List<String> problems = new ArrayList<>();
+					if (o.wire() != toOpen) {
+						problems.add("599 is never retried: expected " + toOpen + " requests, saw " + o.wire());
+					}
+					if (breaker.getState() != CircuitBreaker.State.OPEN) {
+						problems.add("a run of 599s should open the breaker, it is " + breaker.getState());
+					}
+					return problems;
+				}, (o, refusals) -> "UpstreamResponseException 599 x" + toOpen));
+		rows.add(call(HTTP + "breaker open", "not called", WAREHOUSE, this.gateway::requests,
+				() -> this.warehouse.item("sku-2"), (o) -> {
+					List<String> problems = new ArrayList<>();
+					if (o.wire() != 0) {
+						problems.add("an open breaker let " + o.wire() + " request(s) through");
+					}
+					if (o.record() == null || o.record().outcome() != CallOutcome.FALLBACK) {
+						problems.add("the fallback should have answered the short-circuited call");
+					}
+					if (!(o.result() instanceof Item item) || !item.degraded()) {
+						problems.add("expected the cached item marked degraded, got " + describe(o.result(), o.thrown()));
+					}
+					return problems;
+				}));
 		return rows;
 	}
 
