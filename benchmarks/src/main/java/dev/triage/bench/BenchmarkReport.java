@@ -82,7 +82,7 @@ public final class BenchmarkReport {
 		Map<String, Row> one = run(CallBenchmark.class.getSimpleName(), 1);
 		Map<String, Row> two = run(CallBenchmark.class.getSimpleName(), 2);
 		Map<String, Row> other = run(ErrorTypeBenchmark.class.getSimpleName() + "|" + OverloadBenchmark.class.getSimpleName()
-				+ "|" + DecisionPathBenchmark.class.getSimpleName(), 1);
+				+ "|" + DecisionPathBenchmark.class.getSimpleName() + "|" + EngineBenchmark.class.getSimpleName(), 1);
 		List<String> failureModes = failureModes();
 		LoopbackComparison.Comparison loopback = LoopbackComparison.run();
 		Files.createDirectories(out.toAbsolutePath().getParent());
@@ -194,13 +194,16 @@ public final class BenchmarkReport {
 			.append("), ").append(System.getProperty("os.name")).append(' ').append(System.getProperty("os.arch"))
 			.append(".\n\nAbsolute times on a shared 2-core machine are noise; read the ratios, measured in the same run.\n\n");
 		md.append("## Over loopback: Triage next to what teams wire instead\n\n");
-		md.append("The same Feign interface against one upstream on 127.0.0.1 (a minimal keep-alive HTTP/1.1 server), four "
+		md.append("The same interface against one upstream on 127.0.0.1 (a minimal keep-alive HTTP/1.1 server), six "
 				+ "ways: plain Feign on Apache HttpClient 5 (no retryer), Spring Cloud OpenFeign on HC5 (the baseline, "
 				+ "1.00), Spring Cloud OpenFeign with Spring Cloud CircuitBreaker on Resilience4j (its shipped defaults: "
 				+ "a thread-pool bulkhead and a 1 s time limiter; the breaker held closed for the 503), and Triage "
 				+ "(defaults, except one attempt for the 503, the breaker held closed and throttling and poison detection "
 				+ "off for it, and the call log's WARN line per 503 off; the 404 and the second refusal row run with the call "
-				+ "log at its default level, INFO, which writes one line per client and code every 10 s). Each cell: the median ratio to Spring Cloud "
+				+ "log at its default level, INFO, which writes one line per client and code every 10 s), and the same "
+				+ "interface as a Spring HTTP service client (`@HttpExchange` on a `RestClient` from Spring Boot's "
+				+ "`RestClient.Builder`, on HC5), plain and managed by Triage with the same settings "
+				+ "(`TriageHttpServices.createClient`). Each cell: the median ratio to Spring Cloud "
 				+ "OpenFeign over ").append(LoopbackComparison.ROUNDS).append(" rounds (min–max), after ")
 			.append(LoopbackComparison.WARM_UP_ROUNDS).append(" warm-up rounds; a round runs every contender for ")
 			.append(LoopbackComparison.SLICE_NANOS / 1_000_000).append(" ms per scenario and thread count, "
@@ -238,6 +241,10 @@ public final class BenchmarkReport {
 				+ "meters, decision)", other.get("failed503"));
 		single3(md, "error type, 64 KiB JSON body, type first: streaming (Triage)", other.get("streaming64k"));
 		single3(md, "error type, 64 KiB JSON body: Jackson tree of the whole body (before)", other.get("jacksonTree64k"));
+		single3(md, "the engine alone, a 2xx call of one attempt (admission, bound, settlement, report; nothing sent)",
+				other.get("engine2xx"));
+		single3(md, "the engine alone, a failed 503 attempt that is retried (admission, body capture, classification, "
+				+ "record, exception, retry decision; no wait)", other.get("engine503Retried"));
 		single3(md, "overload checks of a successful attempt (pause, throttle, budget, no limiter)",
 				other.get("overloadChecks"));
 		single3(md, "Resilience4j breaker permission + success record (for scale)", other.get("breakerPermissionAndSuccess"));
@@ -261,6 +268,19 @@ public final class BenchmarkReport {
 		target(md, "404 with a JSON error body over loopback, call log on (default), median ratio to Spring Cloud OpenFeign "
 				+ "≤ 1.05 at 1 and 2 threads", String.format(Locale.ROOT, "%.2f / %.2f", notFound[0], notFound[1]),
 				notFound[0] <= 1.05 && notFound[1] <= 1.05);
+		double[] rest200 = loopback.restClientMedians().get(LoopbackComparison.Scenario.OK_200);
+		double[] rest404 = loopback.restClientMedians().get(LoopbackComparison.Scenario.NOT_FOUND_404);
+		target(md, "Triage RestClient over loopback, median ratio to plain RestClient on HC5 ≤ 1.05 (200 and 404, 1 and 2 "
+				+ "threads)", String.format(Locale.ROOT, "200: %.2f / %.2f, 404: %.2f / %.2f", rest200[0], rest200[1],
+						rest404[0], rest404[1]),
+				rest200[0] <= 1.05 && rest200[1] <= 1.05 && rest404[0] <= 1.05 && rest404[1] <= 1.05);
+		Row engineOk = other.get("engine2xx");
+		target(md, "a 2xx through the engine in memory ≤ 300 ns, ≤ 400 B", String.format(Locale.ROOT, "%.0f ns, %.0f B",
+				engineOk.score(), engineOk.bytes()), engineOk.score() <= 300 && engineOk.bytes() <= 400);
+		Row engineRetried = other.get("engine503Retried");
+		target(md, "a failed 503 attempt that is retried, through the engine in memory ≤ 800 ns, ≤ 1.5 KB",
+				String.format(Locale.ROOT, "%.0f ns, %.0f B", engineRetried.score(), engineRetried.bytes()),
+				engineRetried.score() <= 800 && engineRetried.bytes() <= 1536);
 		differenceTarget(md, "one failed 503 attempt in memory, Triage's part ≤ 800 ns, ≤ 1.5 KB", other.get("failed503"),
 				other.get("failed503ClientAlone"), 800, 1536);
 		differenceTarget(md, "all Triage does for a 2xx outside Feign ≤ 150 ns, ≤ 64 B", other.get("success2xx"),

@@ -128,12 +128,19 @@ public final class Fixtures {
 	 * A client runtime with a given table, a breaker, and throttling off.
 	 */
 	static ClientRuntime runtime(CircuitBreaker circuitBreaker, PolicyTable table) {
+		return runtime(circuitBreaker, table, RetryBudget.Settings.DEFAULTS);
+	}
+
+	/**
+	 * A client runtime with a given table, a breaker, a retry budget, and throttling off.
+	 */
+	static ClientRuntime runtime(CircuitBreaker circuitBreaker, PolicyTable table, RetryBudget.Settings budget) {
 		SimpleMeterRegistry registry = new SimpleMeterRegistry();
 		TriageMetrics metrics = new TriageMetrics();
 		metrics.bindTo(registry);
 		CallObserver observer = new CompositeCallObserver(List.of(new CallLog(), metrics));
 		Clock clock = Clock.systemUTC();
-		Overload overload = Overload.of(RetryBudget.Settings.DEFAULTS,
+		Overload overload = Overload.of(budget,
 				new AdaptiveThrottle.Settings(false, 2, Duration.ofMinutes(2), 20, 0.9), RateLimit.NONE, clock);
 		UpstreamBreaker breaker = new Resilience4jUpstreamBreaker(circuitBreaker);
 		return new ClientRuntime("bench", table, new RetryPlanner(() -> ThreadLocalRandom.current().nextDouble()),

@@ -39,6 +39,9 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.timelimiter.TimeLimiterConfig;
 
+import dev.triage.TriageHttpServices;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -54,14 +57,20 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.client.RestClient;
+import org.springframework.web.client.support.RestClientAdapter;
+import org.springframework.web.service.annotation.GetExchange;
+import org.springframework.web.service.invoker.HttpServiceProxyFactory;
 
 /**
- * The same calls over loopback, four ways: plain Feign on Apache HttpClient 5, Spring Cloud OpenFeign (on HC5,
+ * The same calls over loopback, six ways: plain Feign on Apache HttpClient 5, Spring Cloud OpenFeign (on HC5,
  * the baseline), Spring Cloud OpenFeign with Spring Cloud CircuitBreaker on Resilience4j (its shipped defaults,
- * the breaker held closed for the 503), and Triage. Scenarios: a 200 decoded by Jackson, a 404 with a JSON error
+ * the breaker held closed for the 503), Triage on Feign, and the same interface as a Spring HTTP service client
+ * ({@code @HttpExchange} on a {@code RestClient} from Spring Boot's builder, on HC5), plain and managed by Triage
+ * ({@code TriageHttpServices.createClient}). Scenarios: a 200 decoded by Jackson, a 404 with a JSON error
  * body, a 503 (one attempt), and a breaker forced open. Contenders run round-robin, their order rotated each
  * round, so each round's ratios compare like with like; the table gives min / median / max of the ratios to
- * Spring Cloud OpenFeign over the measured rounds.
+ * Spring Cloud OpenFeign over the measured rounds, and Triage's RestClient is also compared with the plain one.
  */
 public final class LoopbackComparison {
 
@@ -135,6 +144,22 @@ public final class LoopbackComparison {
 	}
 
 	/**
+	 * The client as Spring's HTTP service clients see it.
+	 */
+	public interface RestApi {
+
+		@GetExchange("/ok")
+		Item ok();
+
+		@GetExchange("/missing")
+		Item missing();
+
+		@GetExchange("/down")
+		Item down();
+
+	}
+
+	/**
 	 * One way of calling the upstream.
 	 */
 	interface Contender extends AutoCloseable {
@@ -174,6 +199,25 @@ public final class LoopbackComparison {
 	}
 
 	/**
+	 * The HTTP service client, on a {@code RestClient} from Spring Boot's builder (Apache HttpClient 5): managed
+	 * by Triage as client {@code bench} when Triage is on, else plain.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class HttpServiceClient {
+
+		@Bean
+		RestApi restApi(RestClient.Builder builder, ObjectProvider<TriageHttpServices> triage,
+				@Value("${bench.url}") String url) {
+			RestClient restClient = builder.baseUrl(url).build();
+			TriageHttpServices services = triage.getIfAvailable();
+			return (services != null) ? services.createClient("bench", RestApi.class, restClient)
+					: HttpServiceProxyFactory.builderFor(RestClientAdapter.create(restClient)).build()
+						.createClient(RestApi.class);
+		}
+
+	}
+
+	/**
 	 * Spring Cloud CircuitBreaker's defaults, except that the breaker never opens on its own: the 503 scenario
 	 * measures failed calls, not refusals.
 	 */
@@ -191,10 +235,12 @@ public final class LoopbackComparison {
 	}
 
 	/**
-	 * The table's rows (markdown), and Triage's median ratio to Spring Cloud OpenFeign per scenario at 1 and 2
-	 * threads.
+	 * The table's rows (markdown), Triage's median ratio to Spring Cloud OpenFeign per scenario at 1 and 2
+	 * threads, Triage's refusal percentiles with the call log on, and Triage's RestClient's median ratio to the
+	 * plain RestClient per scenario at 1 and 2 threads.
 	 */
-	record Comparison(List<String> table, Map<Scenario, double[]> triageMedians, double[] triageRefusalPercentiles) {
+	record Comparison(List<String> table, Map<Scenario, double[]> triageMedians, double[] triageRefusalPercentiles,
+			Map<Scenario, double[]> restClientMedians) {
 	}
 
 	/**
@@ -226,6 +272,12 @@ public final class LoopbackComparison {
 
 	}
 
+	static final int TRIAGE = 3;
+
+	static final int PLAIN_REST_CLIENT = 4;
+
+	static final int TRIAGE_REST_CLIENT = 5;
+
 	public static void main(String[] args) throws Exception {
 		for (String line : run().table()) {
 			System.out.println(line);
@@ -245,6 +297,8 @@ public final class LoopbackComparison {
 			contenders.add(spring("Spring Cloud OpenFeign", url, false, false));
 			contenders.add(spring("SC OpenFeign + SC CircuitBreaker (Resilience4j)", url, false, true));
 			contenders.add(spring("Triage", url, true, false));
+			contenders.add(restClient("plain RestClient + HC5", url, false));
+			contenders.add(restClient("Triage RestClient", url, true));
 			Map<Scenario, List<double[]>> ratiosOne = new EnumMap<>(Scenario.class);
 			Map<Scenario, List<double[]>> ratiosTwo = new EnumMap<>(Scenario.class);
 			Map<Scenario, double[]> wirePerCall = new EnumMap<>(Scenario.class);
@@ -309,11 +363,16 @@ public final class LoopbackComparison {
 						+ (measured ? "" : " (warm-up)"));
 			}
 			Map<Scenario, double[]> triageMedians = new EnumMap<>(Scenario.class);
-			int triage = contenders.size() - 1;
+			Map<Scenario, double[]> restClientMedians = new EnumMap<>(Scenario.class);
 			for (Scenario scenario : Scenario.values()) {
 				triageMedians.put(scenario, new double[] {
-						median(ratiosOne.get(scenario).stream().mapToDouble((r) -> r[triage]).toArray()),
-						median(ratiosTwo.get(scenario).stream().mapToDouble((r) -> r[triage]).toArray()) });
+						median(ratiosOne.get(scenario).stream().mapToDouble((r) -> r[TRIAGE]).toArray()),
+						median(ratiosTwo.get(scenario).stream().mapToDouble((r) -> r[TRIAGE]).toArray()) });
+				restClientMedians.put(scenario, new double[] {
+						median(ratiosOne.get(scenario).stream()
+							.mapToDouble((r) -> r[TRIAGE_REST_CLIENT] / r[PLAIN_REST_CLIENT]).toArray()),
+						median(ratiosTwo.get(scenario).stream()
+							.mapToDouble((r) -> r[TRIAGE_REST_CLIENT] / r[PLAIN_REST_CLIENT]).toArray()) });
 			}
 			List<String> table = render(contenders, ratiosOne, ratiosTwo, wirePerCall, baselineMicros, failedMicros);
 			StringBuilder percentiles = new StringBuilder("| µs per call, p50 / p99, call by call: ")
@@ -327,12 +386,13 @@ public final class LoopbackComparison {
 				}
 				double[] p = latencies.percentiles(50, 99);
 				percentiles.append(String.format(Locale.ROOT, "| %.2f / %.2f ", p[0] / 1000, p[1] / 1000));
-				if (i == triage) {
+				if (i == TRIAGE) {
 					triagePercentiles = p;
 				}
 			}
 			table.add(table.size() - 3, percentiles.append('|').toString());
-			return new Comparison(table, triageMedians, triagePercentiles);
+			table.addAll(renderRestClient(ratiosOne, ratiosTwo));
+			return new Comparison(table, triageMedians, triagePercentiles, restClientMedians);
 		}
 		finally {
 			for (Contender contender : contenders) {
@@ -429,6 +489,27 @@ public final class LoopbackComparison {
 		return lines;
 	}
 
+	/**
+	 * Triage's RestClient against the plain one, round by round (each round's two figures come from the same
+	 * round): a second table, after a blank line.
+	 */
+	private static List<String> renderRestClient(Map<Scenario, List<double[]>> one, Map<Scenario, List<double[]>> two) {
+		List<String> lines = new ArrayList<>();
+		lines.add("");
+		lines.add("| scenario | threads | Triage RestClient ÷ plain RestClient + HC5, median (min–max) |");
+		lines.add("|---|---|---|");
+		for (Scenario scenario : List.of(Scenario.OK_200, Scenario.NOT_FOUND_404)) {
+			for (int threads = 1; threads <= 2; threads++) {
+				double[] ratios = ((threads == 1) ? one : two).get(scenario).stream()
+					.mapToDouble((r) -> r[TRIAGE_REST_CLIENT] / r[PLAIN_REST_CLIENT]).toArray();
+				lines.add(String.format(Locale.ROOT, "| %s | %d | %.2f (%.2f–%.2f) |", scenario.label, threads,
+						median(ratios), Arrays.stream(ratios).min().getAsDouble(),
+						Arrays.stream(ratios).max().getAsDouble()));
+			}
+		}
+		return lines;
+	}
+
 	static double median(double[] values) {
 		double[] sorted = values.clone();
 		Arrays.sort(sorted);
@@ -488,6 +569,14 @@ public final class LoopbackComparison {
 	 * A Spring Boot application (no web server) with the client, with or without Triage, with or without Spring
 	 * Cloud CircuitBreaker.
 	 */
+	/**
+	 * Triage's settings for the comparison, whatever the kind of client.
+	 */
+	static final List<String> TRIAGE_SETTINGS = List.of("triage.policies.503.max-attempts=1",
+			"triage.throttle.enabled=false", "triage.poison.enabled=false", "logging.level.dev.triage.calls=ERROR",
+			"resilience4j.circuitbreaker.instances.bench.sliding-window-type=TIME_BASED",
+			"resilience4j.circuitbreaker.instances.bench.minimum-number-of-calls=" + Integer.MAX_VALUE);
+
 	private static Contender spring(String name, String url, boolean triage, boolean springBreaker) {
 		List<Class<?>> sources = new ArrayList<>(List.of(BenchApp.class));
 		if (springBreaker) {
@@ -502,10 +591,7 @@ public final class LoopbackComparison {
 			// a failed attempt, not of a refusal. The call log writes a WARN line per 503 (alert-worthy): off here,
 			// the console is not what is measured. The 404 and the second refusal row run with the call log at its
 			// default level (INFO): a line per client and code (or reason) every 10 seconds.
-			properties.addAll(List.of("triage.policies.503.max-attempts=1", "triage.throttle.enabled=false",
-					"triage.poison.enabled=false", "logging.level.dev.triage.calls=ERROR",
-					"resilience4j.circuitbreaker.instances.bench.sliding-window-type=TIME_BASED",
-					"resilience4j.circuitbreaker.instances.bench.minimum-number-of-calls=" + Integer.MAX_VALUE));
+			properties.addAll(TRIAGE_SETTINGS);
 		}
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(sources.toArray(Class<?>[]::new))
 			.web(WebApplicationType.NONE)
@@ -554,6 +640,68 @@ public final class LoopbackComparison {
 			private CircuitBreakerRegistry breakers() {
 				return springBreaker ? context.getBean(Resilience4JCircuitBreakerFactory.class).getCircuitBreakerRegistry()
 						: context.getBean(CircuitBreakerRegistry.class);
+			}
+
+			@Override
+			public void close() {
+				context.close();
+			}
+
+		};
+	}
+
+	/**
+	 * A Spring Boot application (no web server) with the HTTP service client on Spring Boot's
+	 * {@code RestClient.Builder} (Apache HttpClient 5), with or without Triage: the same settings as the Feign
+	 * contender of the same kind.
+	 */
+	private static Contender restClient(String name, String url, boolean triage) {
+		List<String> properties = new ArrayList<>(List.of("bench.url=" + url, "spring.main.banner-mode=off",
+				"spring.jmx.enabled=false", "logging.level.root=WARN", "triage.enabled=" + triage,
+				"spring.cloud.openfeign.circuitbreaker.enabled=false"));
+		if (triage) {
+			properties.addAll(TRIAGE_SETTINGS);
+		}
+		ConfigurableApplicationContext context = new SpringApplicationBuilder(BenchApp.class, HttpServiceClient.class)
+			.web(WebApplicationType.NONE)
+			.properties(properties.toArray(String[]::new))
+			.run();
+		RestApi client = context.getBean(RestApi.class);
+		Class<? extends RuntimeException> failure = triage ? dev.triage.UpstreamException.class : RuntimeException.class;
+		return new Contender() {
+
+			@Override
+			public String name() {
+				return name;
+			}
+
+			@Override
+			public void call(Scenario scenario) {
+				expect(scenario, client::ok, client::missing, client::down, failure);
+			}
+
+			@Override
+			public boolean hasBreaker() {
+				return triage;
+			}
+
+			@Override
+			public void callLog(boolean on) {
+				if (triage) {
+					LoggingSystem.get(getClass().getClassLoader()).setLogLevel("dev.triage.calls", on ? LogLevel.INFO : LogLevel.ERROR);
+				}
+			}
+
+			@Override
+			public void breakerOpen(boolean open) {
+				for (CircuitBreaker breaker : context.getBean(CircuitBreakerRegistry.class).getAllCircuitBreakers()) {
+					if (open) {
+						breaker.transitionToForcedOpenState();
+					}
+					else {
+						breaker.transitionToClosedState();
+					}
+				}
 			}
 
 			@Override
