@@ -191,9 +191,9 @@ class TourTests {
 			.isEqualTo(1);
 		assertThat(row(Tour.HTTP + "404 Not Found").failureClass()).isEqualTo("4xx 404");
 		assertThat(row(Tour.HTTP + "404 Not Found").callerGot()).startsWith("UpstreamResponseException 404");
-		assertThat(row(Tour.HTTP + "599 (backend resets)").wire()).isEqualTo(1);
-		assertThat(row(Tour.HTTP + "599 (backend resets)").failureClass()).isEqualTo("nonstandard 599");
-		assertThat(row(Tour.HTTP + "599 (backend resets)").callerGot()).startsWith("UpstreamResponseException 599");
+		assertThat(row(Tour.HTTP + "599 once").wire()).isEqualTo(1);
+		assertThat(row(Tour.HTTP + "599 once").failureClass()).isEqualTo("nonstandard 599");
+		assertThat(row(Tour.HTTP + "599 once").callerGot()).startsWith("UpstreamResponseException 599");
 		assertThat(row(Tour.HTTP + "599 run").wire()).isEqualTo(3);
 		assertThat(row(Tour.HTTP + "599 run").breakerAfter()).isEqualTo("OPEN");
 		assertThat(row(Tour.HTTP + "breaker open").wire()).isZero();

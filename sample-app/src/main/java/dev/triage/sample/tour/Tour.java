@@ -74,7 +74,7 @@ public class Tour {
 	private static final String WAREHOUSE = "warehouse";
 
 	/** The scenario names of the HTTP service client's rows start with this. */
-	public static final String HTTP = "@HttpExchange: ";
+	public static final String HTTP = "@HttpExchange ";
 
 	private final CatalogClient catalog;
 
@@ -220,7 +220,7 @@ public class Tour {
 		// The rows above fed the breaker (each failed 503 attempt is a failure): the 599 run starts from an empty
 		// window, so that its fourth 599 is the one that opens it.
 		breaker.reset();
-		rows.add(call(HTTP + "599 (backend resets)", "proxy answers 599", WAREHOUSE, this.gateway::requests,
+		rows.add(call(HTTP + "599 once", "backend resets: 599", WAREHOUSE, this.gateway::requests,
 				this.warehouse::reset,
 				(o) -> expectFailure(o, policy(WAREHOUSE).forStatus(599, "proxy_upstream_reset"), true)));
 		int toOpen = breaker.getCircuitBreakerConfig().getMinimumNumberOfCalls() - 1;
