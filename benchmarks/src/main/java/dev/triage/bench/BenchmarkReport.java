@@ -79,8 +79,9 @@ public final class BenchmarkReport {
 			System.out.println(USAGE);
 			return;
 		}
-		Map<String, Row> one = run(CallBenchmark.class.getSimpleName(), 1);
-		Map<String, Row> two = run(CallBenchmark.class.getSimpleName(), 2);
+		String calls = CallBenchmark.class.getSimpleName() + "|" + RestClientBenchmark.class.getSimpleName();
+		Map<String, Row> one = run(calls, 1);
+		Map<String, Row> two = run(calls, 2);
 		Map<String, Row> other = run(ErrorTypeBenchmark.class.getSimpleName() + "|" + OverloadBenchmark.class.getSimpleName()
 				+ "|" + DecisionPathBenchmark.class.getSimpleName() + "|" + EngineBenchmark.class.getSimpleName(), 1);
 		List<String> failureModes = failureModes();
@@ -229,6 +230,15 @@ public final class BenchmarkReport {
 		single(md, "refusal by an open breaker (Resilience4j alone, CallNotPermittedException)", "1",
 				one.get("openBreakerResilience4jAlone"));
 		single(md, "refusal by an open breaker, whole call (Triage)", "2", two.get("openBreakerTriage"));
+		md.append("\n## Whole calls in memory (an `@HttpExchange` interface on a `RestClient`, in-memory request factory, JMH)\n\n");
+		md.append("| path | threads | plain RestClient ns/op | Triage ns/op | ratio | plain B/op | Triage B/op |\n");
+		md.append("|---|---|---|---|---|---|---|\n");
+		pair(md, "200 + String body", "1", one.get("ok200PlainRestClient"), one.get("ok200TriageRestClient"));
+		pair(md, "200 + String body", "2", two.get("ok200PlainRestClient"), two.get("ok200TriageRestClient"));
+		pair(md, "404 with a JSON error body", "1", one.get("notFound404PlainRestClient"),
+				one.get("notFound404TriageRestClient"));
+		pair(md, "404 with a JSON error body", "2", two.get("notFound404PlainRestClient"),
+				two.get("notFound404TriageRestClient"));
 		Row sampled = one.get("openBreakerTriageSampled");
 		md.append(String.format(Locale.ROOT, "\nRefusal by an open breaker, sampled call by call: p50 %.2f µs, p99 %.2f µs.\n",
 				sampled.p50() / 1000, sampled.p99() / 1000));
@@ -325,6 +335,31 @@ public final class BenchmarkReport {
 			650 B at the shallow depth of a benchmark, more in an application: kept, because the exception a caller
 			gets should say where it was called from), the `OriginalResponse` with its redacted header copy, Feign's
 			copy of the response around the captured body, the meters and the call log's check.
+
+			Spring HTTP service clients (measured with JFR allocation samples on `RestClientBenchmark` and
+			`EngineBenchmark`). What Triage adds to a RestClient call, by
+			allocation site: (1) Spring's interceptor chain: with any `ClientHttpRequestInterceptor` a `RestClient`
+			wraps its request factory in `InterceptingClientHttpRequestFactory`, whose request buffers the body and
+			copies the headers per execution (`InterceptingClientHttpRequest$InterceptingRequestExecution.execute`,
+			`AbstractBufferingClientHttpRequest`): about a quarter of the extra bytes of a 200, paid by any
+			interceptor; (2) the method key, built per call by `ManagedHttpServices.methodKey` (a stream over the
+			parameter types, `ManagedHttpServices.java:146` calling `:228-231`): about 1.3 KB and a stream pipeline per
+			call, where a key computed once per `Method` would cost nothing; (3) the engine itself (below). A 404 adds
+			the error type read from the captured body (`ErrorTypeExtractor.extract:84`, a Jackson parser per body,
+			and `:99` a `JsonPointer` per string value), the `UpstreamResponseException`'s stack trace
+			(`UpstreamException.<init>:54`) and the `OriginalResponse`'s redacted header copy (`Requests.redact:144`).
+
+			The engine in memory, a 2xx (`EngineBenchmark.engine2xx`, about 500 B): two `Outcome`s per 2xx
+			(`Engine.succeeded` and `Settlement.completed`, `Outcome.success:69`, about a quarter), the `CallRecord`
+			and its `Duration` (`Engine.report:623-625`, about a third), the `Call` (`Call.open:88`), the `Attempt`
+			(`Engine.begin:101`) and the observers' `AttemptOutcome` (`Protections$Recorder.settled:293`). A failed 503
+			attempt that is retried (`EngineBenchmark.engine503Retried`, about 3.1 KB): the error type
+			(`ErrorTypeExtractor.extract:84,99,100`, about a quarter), the exception built for every attempt, retried or
+			not, with its stack trace (`UpstreamException.<init>:54` via `Engine.Answer.exception()`, which
+			`TriageRequestInterceptor.attempts` calls for each non-2xx attempt: about a tenth of the bytes here, more
+			at an application's depth, and the largest share of the time), the backoff (`Backoff.delay:73`:
+			Resilience4j's `IntervalFunction` boxes a `Long` and runs a stream per retry, about a tenth), the
+			`OriginalResponse` with its header copy (`Requests.redact:144-151`) and the `RetryDecision`/`Duration`s.
 
 			A refusal by an open breaker is what must stay cheap while an upstream is down: about 0.3 µs, without a
 			stack trace (`UpstreamUnavailableException` is stackless; Resilience4j's own `CallNotPermittedException`
