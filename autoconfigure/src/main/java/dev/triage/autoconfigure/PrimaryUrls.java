@@ -19,10 +19,10 @@ package dev.triage.autoconfigure;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.cloud.openfeign.FeignClient;
-import org.springframework.cloud.openfeign.FeignClientSpecification;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.StringUtils;
@@ -38,17 +38,22 @@ final class PrimaryUrls {
 	private PrimaryUrls() {
 	}
 
-	static Map<String, String> of(ObjectProvider<FeignClientSpecification> specifications, Environment environment,
-			ClassLoader classLoader) {
+	static Map<String, String> of(DeclaredClients declared, Environment environment, ClassLoader classLoader) {
 		Map<String, String> urls = new LinkedHashMap<>();
-		specifications.orderedStream()
-			.filter((spec) -> !spec.getName().startsWith("default."))
-			.forEach((spec) -> {
-				String url = of(spec.getName(), spec.getClassName(), environment, classLoader);
-				if (url != null) {
-					urls.put(spec.getName(), url);
+		// Spring Boot 4's HTTP service groups: the group's base URL is its primary channel.
+		Binder.get(environment)
+			.bind("spring.http.serviceclient", Bindable.mapOf(String.class, ServiceClient.class))
+			.ifBound((groups) -> groups.forEach((group, settings) -> {
+				if (settings != null && StringUtils.hasText(settings.baseUrl())) {
+					urls.put(group, settings.baseUrl().trim());
 				}
-			});
+			}));
+		declared.clients().forEach((name, className) -> {
+			String url = of(name, className, environment, classLoader);
+			if (url != null) {
+				urls.put(name, url);
+			}
+		});
 		return urls;
 	}
 
@@ -82,6 +87,14 @@ final class PrimaryUrls {
 
 	private static String resolve(Environment environment, String value) {
 		return StringUtils.hasText(value) ? environment.resolvePlaceholders(value).trim() : "";
+	}
+
+	/**
+	 * The part of Spring Boot 4's {@code spring.http.serviceclient.<group>} settings the endpoint shows.
+	 *
+	 * @param baseUrl the group's base URL
+	 */
+	record ServiceClient(String baseUrl) {
 	}
 
 }

@@ -28,7 +28,6 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.cloud.openfeign.FeignClientSpecification;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
@@ -52,10 +51,10 @@ class TriageEndpointConfiguration {
 	@ConditionalOnMissingBean
 	@ConditionalOnAvailableEndpoint(TriageEndpoint.class)
 	TriageEndpoint triageEndpoint(ManagedClients clients, RecentFailures failures,
-			ObjectProvider<FeignClientSpecification> specifications, Environment environment,
+			ObjectProvider<DeclaredClients> declared, Environment environment,
 			ConfigurableListableBeanFactory beanFactory) {
-		return new TriageEndpoint(clients, failures,
-				PrimaryUrls.of(specifications, environment, beanFactory.getBeanClassLoader()));
+		return new TriageEndpoint(clients, failures, PrimaryUrls.of(declared.getIfAvailable(() -> DeclaredClients.NONE),
+				environment, beanFactory.getBeanClassLoader()));
 	}
 
 }

@@ -52,6 +52,17 @@ class PrimaryUrlsTests {
 		assertThat(url("bare", Bare.class)).isEqualTo("http://bare.internal:9000");
 	}
 
+	@Test
+	void anHttpServiceGroupsBaseUrlIsItsPrimary() {
+		this.environment.setProperty("spring.http.serviceclient.catalog.base-url", "http://catalog.internal/api");
+		this.environment.setProperty("spring.http.serviceclient.catalog.read-timeout", "2s");
+
+		assertThat(PrimaryUrls.of(new DeclaredClients(java.util.Map.of("orders", WithUrl.class.getName()), null),
+				this.environment, getClass().getClassLoader()))
+			.containsEntry("catalog", "http://catalog.internal/api")
+			.containsEntry("orders", "http://orders.internal:8080/api/v1");
+	}
+
 	private String url(String name, Class<?> type) {
 		return PrimaryUrls.of(name, type.getName(), this.environment, getClass().getClassLoader());
 	}
