@@ -35,6 +35,8 @@ public final class AttemptAbort {
 
 	private volatile boolean fired;
 
+	private volatile long generation;
+
 	private long abortAtNanos;
 
 	private Duration configured;
@@ -62,6 +64,7 @@ public final class AttemptAbort {
 	 */
 	public void bound(long abortAtNanos, Duration configured) {
 		cancel();
+		this.generation++;
 		this.fired = false;
 		this.abortAtNanos = abortAtNanos;
 		this.configured = configured;
@@ -76,9 +79,14 @@ public final class AttemptAbort {
 			return;
 		}
 		long delay = this.abortAtNanos - System.nanoTime();
+		// A bound that fires after the next attempt set its own (the timer was already running when it was
+		// cancelled) must neither mark nor cut that attempt.
+		long generation = ++this.generation;
 		Runnable abort = () -> {
-			this.fired = true;
-			shutdown.run();
+			if (this.generation == generation) {
+				this.fired = true;
+				shutdown.run();
+			}
 		};
 		if (delay <= 0) {
 			abort.run();

@@ -17,6 +17,7 @@
 package dev.triage.engine;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Optional;
 
@@ -144,33 +145,41 @@ final class Protections {
 		@Override
 		public RefusedException before(Attempt attempt) {
 			Call call = attempt.call;
+			// Each channel's pause is read once: the refusal names the reason that held at that reading (a pause
+			// ending between two readings must not turn into BREAKER_OPEN).
 			if (call.tries() == 0) {
+				Instant primaryPause = null;
 				for (int i = 0; i < this.channels.all().size(); i++) {
 					Channel candidate = this.channels.get(i);
-					if (!candidate.pause().isPaused() && candidate.breaker().tryAcquire()) {
+					Instant until = candidate.pause().until();
+					if (i == 0) {
+						primaryPause = until;
+					}
+					if (until == null && candidate.breaker().tryAcquire()) {
 						attempt.channel = candidate;
 						attempt.channelIndex = i;
 						call.channel(i);
 						return null;
 					}
 				}
-				return refuseOn(this.channels.primary());
+				return refuseOn(this.channels.primary(), primaryPause);
 			}
 			Channel channel = this.channels.get(call.channel());
-			if (channel.pause().isPaused() || !channel.breaker().tryAcquire()) {
-				return refuseOn(channel);
+			Instant until = channel.pause().until();
+			if (until != null || !channel.breaker().tryAcquire()) {
+				return refuseOn(channel, until);
 			}
 			attempt.channel = channel;
 			attempt.channelIndex = call.channel();
 			return null;
 		}
 
-		private RefusedException refuseOn(Channel channel) {
+		private RefusedException refuseOn(Channel channel, Instant pausedUntil) {
 			String upstream = this.runtime.name()
 					+ (OriginalResponse.PRIMARY.equals(channel.name()) ? "" : " channel " + channel.name());
-			if (channel.pause().isPaused()) {
+			if (pausedUntil != null) {
 				return new RefusedException(Refusal.PAUSED,
-						"upstream '" + upstream + "' asked to be paused until " + channel.pause().until());
+						"upstream '" + upstream + "' asked to be paused until " + pausedUntil);
 			}
 			return new RefusedException(Refusal.BREAKER_OPEN,
 					"circuit breaker of '" + upstream + "' is " + channel.breaker().state());

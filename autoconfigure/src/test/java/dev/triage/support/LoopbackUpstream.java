@@ -72,12 +72,26 @@ public abstract class LoopbackUpstream {
 		}
 	}
 
+	/** When the running test started, on the wall clock WireMock stamps requests with. */
+	private static volatile long testStartMillis;
+
 	/**
-	 * Return how many requests reached the upstream since the last reset.
+	 * Return how many requests reached the upstream since the last reset, received while this test ran: a
+	 * request an earlier test left waiting on a delayed answer is logged by WireMock only once answered, after that
+	 * test's reset.
 	 * @return the count
 	 */
 	protected static long wireCount() {
-		return upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
+		long since = testStartMillis;
+		return upstream.findAll(anyRequestedFor(anyUrl()))
+			.stream()
+			.filter((request) -> request.getLoggedDate().getTime() >= since)
+			.count();
+	}
+
+	@BeforeEach
+	void markTestStart() {
+		testStartMillis = System.currentTimeMillis();
 	}
 
 }
