@@ -336,30 +336,31 @@ public final class BenchmarkReport {
 			gets should say where it was called from), the `OriginalResponse` with its redacted header copy, Feign's
 			copy of the response around the captured body, the meters and the call log's check.
 
-			Spring HTTP service clients (measured with JFR allocation samples on `RestClientBenchmark` and
-			`EngineBenchmark`). What Triage adds to a RestClient call, by
-			allocation site: (1) Spring's interceptor chain: with any `ClientHttpRequestInterceptor` a `RestClient`
-			wraps its request factory in `InterceptingClientHttpRequestFactory`, whose request buffers the body and
-			copies the headers per execution (`InterceptingClientHttpRequest$InterceptingRequestExecution.execute`,
-			`AbstractBufferingClientHttpRequest`): about a quarter of the extra bytes of a 200, paid by any
-			interceptor; (2) the method key, built per call by `ManagedHttpServices.methodKey` (a stream over the
-			parameter types, `ManagedHttpServices.java:146` calling `:228-231`): about 1.3 KB and a stream pipeline per
-			call, where a key computed once per `Method` would cost nothing; (3) the engine itself (below). A 404 adds
-			the error type read from the captured body (`ErrorTypeExtractor.extract:84`, a Jackson parser per body,
-			and `:99` a `JsonPointer` per string value), the `UpstreamResponseException`'s stack trace
-			(`UpstreamException.<init>:54`) and the `OriginalResponse`'s redacted header copy (`Requests.redact:144`).
+			Spring HTTP service clients (JFR allocation samples on `RestClientBenchmark` and `EngineBenchmark`). What
+			Triage adds to a RestClient call, by allocation site: (1) Spring's interceptor chain: with any
+			`ClientHttpRequestInterceptor` a `RestClient` wraps its request factory in
+			`InterceptingClientHttpRequestFactory`, whose request buffers the body and copies the headers per execution
+			(`InterceptingClientHttpRequest$InterceptingRequestExecution.execute`, `AbstractBufferingClientHttpRequest`):
+			about a quarter of the extra bytes of a 200, paid by any interceptor; (2) the method key, built per call by
+			`ManagedHttpServices.methodKey` (`ManagedHttpServices.java:146` calls `:233`, a stream over the parameter
+			types): about 1.3 KB and a stream pipeline per call, where a key computed once per `Method` would cost
+			nothing; (3) the engine (below). A 404 adds the error type read from the captured body, the
+			`UpstreamResponseException`'s stack trace and the `OriginalResponse`'s redacted header copy.
 
-			The engine in memory, a 2xx (`EngineBenchmark.engine2xx`, about 500 B): two `Outcome`s per 2xx
-			(`Engine.succeeded` and `Settlement.completed`, `Outcome.success:69`, about a quarter), the `CallRecord`
-			and its `Duration` (`Engine.report:623-625`, about a third), the `Call` (`Call.open:88`), the `Attempt`
-			(`Engine.begin:101`) and the observers' `AttemptOutcome` (`Protections$Recorder.settled:293`). A failed 503
-			attempt that is retried (`EngineBenchmark.engine503Retried`, about 3.1 KB): the error type
-			(`ErrorTypeExtractor.extract:84,99,100`, about a quarter), the exception built for every attempt, retried or
-			not, with its stack trace (`UpstreamException.<init>:54` via `Engine.Answer.exception()`, which
-			`TriageRequestInterceptor.attempts` calls for each non-2xx attempt: about a tenth of the bytes here, more
-			at an application's depth, and the largest share of the time), the backoff (`Backoff.delay:73`:
-			Resilience4j's `IntervalFunction` boxes a `Long` and runs a stream per retry, about a tenth), the
-			`OriginalResponse` with its header copy (`Requests.redact:144-151`) and the `RetryDecision`/`Duration`s.
+			The engine in memory, a 2xx (`EngineBenchmark.engine2xx`, 500 to 640 B): Resilience4j's time-based window
+			(an `Instant` and a `TransitionCheckResult` per record, `Resilience4jUpstreamBreaker.record:51`, the
+			benchmark's never-opening breaker), two `Outcome`s per 2xx (`Outcome.success:69`, once when the answer
+			arrives and once when its body ends), the `CallRecord` and its `Duration` (`Engine.report:817-819`), the
+			`Call` (`Call.open:88`), the `Attempt` (`Engine.begin:104`) and the observers' `AttemptOutcome`
+			(`Protections$Recorder.settled:330`). A failed 503 attempt that is retried
+			(`EngineBenchmark.engine503Retried`, about 3.1 to 3.5 KB): the error type, about 40% (`ErrorTypeExtractor
+			.extract:84`: a Jackson parser per body, whose field-name canonicalizer allocates its `int[]` hash area
+			per parser; `:99` a `JsonPointer` per string value), the exception, about a quarter, built for every attempt,
+			retried or not, with its stack trace (`UpstreamException.<init>:54`, reached through `Engine.Answer
+			.exception()`, which `TriageRequestInterceptor.attempts:183` calls for each non-2xx attempt; only the
+			call's final outcome needs it), the backoff (`Backoff.delay:73`: Resilience4j's `IntervalFunction` boxes a
+			`Long` and runs a stream per retry), the `OriginalResponse` with its header copy (`Requests.redact:144-151`)
+			and the `Call`.
 
 			A refusal by an open breaker is what must stay cheap while an upstream is down: about 0.3 µs, without a
 			stack trace (`UpstreamUnavailableException` is stackless; Resilience4j's own `CallNotPermittedException`
