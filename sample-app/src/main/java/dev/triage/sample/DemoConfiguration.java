@@ -38,6 +38,7 @@ import dev.triage.sample.clients.WarehouseFallback;
 import dev.triage.sample.tour.LastCall;
 import dev.triage.sample.tour.Tour;
 import dev.triage.sample.tour.TourRunner;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -116,10 +117,11 @@ class DemoConfiguration {
 	Tour tour(CatalogClient catalog, InventoryClient inventory, LlmClient llm, ItemCache cache, ChaosUpstream upstream,
 			Gateway gateway, ManagedClients clients, CircuitBreakerRegistry breakers, LastCall lastCall,
 			StormClient storm, BulkClient bulk, LimitedClient limited, RateLimiterRegistry limiters, SmsClient sms,
-			@Qualifier("backupUpstream") ChaosUpstream backupUpstream, DeadLetters deadLetters, WarehouseApi warehouse) {
+			@Qualifier("backupUpstream") ChaosUpstream backupUpstream, DeadLetters deadLetters, WarehouseApi warehouse,
+			BulkheadRegistry bulkheads) {
 		return new Tour(catalog, inventory, llm, cache, upstream, gateway, clients, breakers, lastCall,
 				new Tour.OverloadClients(storm, bulk, limited), limiters,
-				new Tour.Failover(sms, backupUpstream, deadLetters), warehouse);
+				new Tour.Failover(sms, backupUpstream, deadLetters), warehouse, bulkheads);
 	}
 
 	@Bean

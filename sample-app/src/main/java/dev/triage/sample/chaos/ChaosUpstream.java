@@ -203,7 +203,28 @@ public final class ChaosUpstream extends LoopbackServer {
 			case "overloaded" -> send(exchange, 529, error("overloaded_error", "Overloaded"), "1");
 			case "capacity" -> send(exchange, 498, error("capacity_exceeded", "no capacity"), "1");
 			case "cancelled" -> send(exchange, 499, error("request_cancelled", "client closed request"), null);
+			case "stream-error" -> sendEvents(exchange, "event: message_start\ndata: {\"type\":\"message_start\"}\n\n"
+					+ "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"text\":\"Hel\"}\n\n"
+					+ "event: error\ndata: {\"type\":\"error\"," + error("overloaded_error", "Overloaded").substring(1)
+					+ "\n\n");
+			case "maintenance" -> send(exchange, 503, error("maintenance", "back in two minutes"), "120");
+			case "slow" -> {
+				sleep(1_500);
+				send(exchange, 200, "{\"content\":\"slow hello\"}", null);
+			}
 			default -> send(exchange, 200, "{\"content\":\"hello\"}", null);
+		}
+	}
+
+	/**
+	 * Answer 200 with server-sent events, the way streaming LLM APIs do.
+	 */
+	static void sendEvents(HttpExchange exchange, String events) throws IOException {
+		byte[] bytes = events.getBytes(StandardCharsets.UTF_8);
+		exchange.getResponseHeaders().add("Content-Type", "text/event-stream");
+		exchange.sendResponseHeaders(200, bytes.length);
+		try (OutputStream out = exchange.getResponseBody()) {
+			out.write(bytes);
 		}
 	}
 

@@ -100,6 +100,8 @@ public class Tour {
 
 	private final RateLimiterRegistry limiters;
 
+	private final io.github.resilience4j.bulkhead.BulkheadRegistry bulkheads;
+
 	/**
 	 * The clients of the overload scenarios.
 	 *
@@ -127,7 +129,8 @@ public class Tour {
 	public Tour(CatalogClient catalog, InventoryClient inventory, LlmClient llm, ItemCache cache,
 			ChaosUpstream upstream, Gateway gateway, ManagedClients clients, CircuitBreakerRegistry breakers,
 			LastCall lastCall, OverloadClients overload, RateLimiterRegistry limiters, Failover failover,
-			WarehouseApi warehouse) {
+			WarehouseApi warehouse, io.github.resilience4j.bulkhead.BulkheadRegistry bulkheads) {
+		this.bulkheads = bulkheads;
 		this.warehouse = warehouse;
 		this.failover = failover;
 		this.overload = overload;
@@ -190,6 +193,7 @@ public class Tour {
 		rows.addAll(channelRows());
 		rows.addAll(poisonRows());
 		rows.addAll(httpServiceRows());
+		rows.addAll(seedRows());
 		return rows;
 	}
 
@@ -470,6 +474,72 @@ public class Tour {
 		return new Row(row.scenario(), row.upstreamDid(), row.failureClass(), row.wire(), row.waited(),
 				row.breakerAfter(), row.fallback(), "B refused PAUSED; A waited, then got " + a,
 				a.contains("quota") ? row.disagreements() : append(row.disagreements(), "caller A should succeed after its wait"));
+	}
+
+	/**
+	 * An error inside a 200 stream, a maintenance window that pauses the upstream for every caller, and a bulkhead
+	 * that refuses a second concurrent call (SPEC 4.1, 8.2, 8.5), on the llm client.
+	 */
+	private List<Row> seedRows() {
+		List<Row> rows = new ArrayList<>();
+		rows.add(call("200 stream, error event", "SSE: 2 events, then event: error", "llm", this.upstream::requests,
+				() -> this.llm.complete("stream-error", "hi", "tour-stream"), (o) -> {
+					List<String> problems = new ArrayList<>();
+					if (!(o.thrown() instanceof UpstreamResponseException response)
+							|| response.response().status() != 200
+							|| !"overloaded_error".equals(response.response().errorType())) {
+						problems.add("expected UpstreamResponseException 200 overloaded_error, got "
+								+ describe(o.result(), o.thrown()));
+					}
+					if (o.wire() != 1) {
+						problems.add("an error inside a stream is never retried: expected 1 request, saw " + o.wire());
+					}
+					return problems;
+				}));
+		Row window = call("503 + Retry-After: 120", "maintenance: 503, back in 2 minutes", "llm", this.upstream::requests,
+				() -> this.llm.complete("maintenance", "hi", "tour-maintenance"), (o) -> {
+					List<String> problems = new ArrayList<>();
+					if (!(o.thrown() instanceof UpstreamResponseException)) {
+						problems.add("expected the 503, got " + describe(o.result(), o.thrown()));
+					}
+					if (o.wire() != 1) {
+						problems.add("longer than retry-after-max: expected 1 request, saw " + o.wire());
+					}
+					return problems;
+				});
+		rows.add(window);
+		rows.add(call("maintenance pauses others", "another caller during the window", "llm", this.upstream::requests,
+				() -> this.llm.complete("ok", "hi", "tour-paused"), (o) -> {
+					List<String> problems = new ArrayList<>();
+					if (!(o.thrown() instanceof UpstreamUnavailableException refused)
+							|| refused.refusal() != Refusal.PAUSED) {
+						problems.add("expected a PAUSED refusal, got " + describe(o.result(), o.thrown()));
+					}
+					if (o.wire() != 0) {
+						problems.add("a paused upstream got " + o.wire() + " request(s)");
+					}
+					return problems;
+				}, false));
+		waitOutPause("llm");
+		CompletableFuture<String> holder = CompletableFuture
+			.supplyAsync(() -> this.llm.complete("slow", "hi", "tour-bulkhead-holder"));
+		io.github.resilience4j.bulkhead.Bulkhead bulkhead = this.bulkheads.bulkhead("llm");
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (bulkhead.getMetrics().getAvailableConcurrentCalls() > 0 && !holder.isDone()
+				&& System.nanoTime() < deadline) {
+			Thread.onSpinWait();
+		}
+		rows.add(call("bulkhead full", "1 concurrent call allowed, 1 in flight", "llm", this.upstream::requests,
+				() -> this.llm.complete("ok", "hi", "tour-bulkhead"), (o) -> {
+					List<String> problems = new ArrayList<>();
+					if (!(o.thrown() instanceof UpstreamUnavailableException refused)
+							|| refused.refusal() != Refusal.BULKHEAD_FULL) {
+						problems.add("expected a BULKHEAD_FULL refusal, got " + describe(o.result(), o.thrown()));
+					}
+					return problems;
+				}, false));
+		holder.handle((result, failure) -> result).join();
+		return rows;
 	}
 
 	private static List<String> append(List<String> list, String item) {
