@@ -27,6 +27,7 @@ import dev.triage.breaker.Resilience4jUpstreamBreaker;
 import dev.triage.channel.Channel;
 import dev.triage.engine.ClientRuntime;
 import dev.triage.engine.ManagedClients;
+import dev.triage.fleet.FleetStatus;
 import dev.triage.overload.AdaptiveThrottle;
 import dev.triage.overload.Overload;
 import dev.triage.overload.RateLimit;
@@ -59,6 +60,8 @@ public class TriageEndpoint {
 
 	private final Map<String, String> primaryUrls;
 
+	private final FleetStatus fleet;
+
 	/**
 	 * Create the endpoint without the primaries' base URLs.
 	 * @param clients the managed clients
@@ -75,9 +78,22 @@ public class TriageEndpoint {
 	 * @param primaryUrls per client name, the base URL of its primary channel (sanitized here before shown)
 	 */
 	public TriageEndpoint(ManagedClients clients, RecentFailures failures, Map<String, String> primaryUrls) {
+		this(clients, failures, primaryUrls, FleetStatus.LOCAL);
+	}
+
+	/**
+	 * Create the endpoint.
+	 * @param clients the managed clients
+	 * @param failures the recent failures
+	 * @param primaryUrls per client name, the base URL of its primary channel (sanitized here before shown)
+	 * @param fleet where the fleet's shared state is kept
+	 */
+	public TriageEndpoint(ManagedClients clients, RecentFailures failures, Map<String, String> primaryUrls,
+			FleetStatus fleet) {
 		this.clients = clients;
 		this.failures = failures;
 		this.primaryUrls = Map.copyOf(primaryUrls);
+		this.fleet = fleet;
 	}
 
 	/**
@@ -91,7 +107,7 @@ public class TriageEndpoint {
 			.forEach((name, runtime) -> summaries.put(name,
 					new ClientSummary(runtime.breaker().state(), this.failures.of(name).size(),
 							runtime.fallback() != null)));
-		return new ClientsDescriptor(summaries);
+		return new ClientsDescriptor(summaries, new FleetDescriptor(this.fleet.store(), this.fleet.connected()));
 	}
 
 	/**
@@ -261,8 +277,19 @@ public class TriageEndpoint {
 	 * The managed clients.
 	 *
 	 * @param clients per client name, a summary
+	 * @param fleet what the instances of the fleet share
 	 */
-	public record ClientsDescriptor(Map<String, ClientSummary> clients) implements OperationResponseBody {
+	public record ClientsDescriptor(Map<String, ClientSummary> clients, FleetDescriptor fleet)
+			implements OperationResponseBody {
+	}
+
+	/**
+	 * Where the fleet's shared state is kept (SPEC §13).
+	 *
+	 * @param store {@code local} or {@code redis}
+	 * @param connected whether this instance reaches Redis now (always false for {@code local})
+	 */
+	public record FleetDescriptor(String store, boolean connected) {
 	}
 
 	/**

@@ -41,7 +41,7 @@ import dev.triage.engine.ClientRuntime;
 import dev.triage.engine.ManagedClients;
 import dev.triage.overload.ConcurrencyLimits;
 import dev.triage.overload.Overload;
-import dev.triage.overload.Pause;
+import dev.triage.overload.Pauses;
 import dev.triage.overload.RateLimits;
 import dev.triage.poison.PoisonTracker;
 import dev.triage.policy.ErrorTypeExtractor;
@@ -78,16 +78,19 @@ final class ManagedClientsFactory {
 
 	private final ConcurrencyLimits concurrencyLimits;
 
+	private final Pauses pauses;
+
 	private final Consumer<PoisonRequestEvent> poisonEvents;
 
 	ManagedClientsFactory(TriageProperties properties, UpstreamBreakers breakers, FallbackResolver fallbacks,
 			CallObserver observer, Duration poolTimeout, RateLimits rateLimits, ConcurrencyLimits concurrencyLimits,
-			ApplicationEventPublisher eventPublisher) {
+			Pauses pauses, ApplicationEventPublisher eventPublisher) {
 		PolicyTables.validate(properties);
 		this.planner = new RetryPlanner(() -> ThreadLocalRandom.current().nextDouble(),
 				PolicyTables.idempotentMethods(properties));
 		this.rateLimits = rateLimits;
 		this.concurrencyLimits = concurrencyLimits;
+		this.pauses = pauses;
 		this.poisonEvents = (event) -> {
 			observer.onPoison(event);
 			eventPublisher.publishEvent(event);
@@ -138,14 +141,15 @@ final class ManagedClientsFactory {
 				: this.properties.getPauseMax();
 		Overload overload = Overload.of(OverloadSettings.budget(this.properties, name),
 				OverloadSettings.throttle(this.properties, name), this.rateLimits.forClient(name),
-				this.concurrencyLimits.forClient(name), pauseMax, clock);
+				this.concurrencyLimits.forClient(name), pauseMax, this.pauses.create(name, OriginalResponse.PRIMARY, clock));
 		UpstreamBreaker breaker = this.breakers.forClient(name);
 		List<Channel> channels = new ArrayList<>();
 		channels.add(new Channel(OriginalResponse.PRIMARY, null, breaker, overload.pause()));
 		if (client != null) {
 			client.getChannels()
 				.forEach((channel, url) -> channels.add(new Channel(channel, ChannelSettings.baseUrl(url),
-						this.breakers.forChannel(ChannelSettings.breakerName(name, channel), name, channel), new Pause(clock))));
+						this.breakers.forChannel(ChannelSettings.breakerName(name, channel), name, channel),
+						this.pauses.create(name, channel, clock))));
 		}
 		return new ClientRuntime(name, PolicyTables.forClient(this.properties, name), this.planner, this.errorTypes,
 				(int) this.properties.getMaxBodyBytes().toBytes(), this.sensitiveHeaders,

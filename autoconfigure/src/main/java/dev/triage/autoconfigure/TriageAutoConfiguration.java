@@ -22,6 +22,7 @@ import dev.triage.fallback.FallbackResolver;
 import dev.triage.CallObserver;
 import dev.triage.engine.ManagedClients;
 import dev.triage.overload.ConcurrencyLimits;
+import dev.triage.overload.Pauses;
 import dev.triage.overload.RateLimits;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.springframework.beans.factory.ObjectProvider;
@@ -48,7 +49,8 @@ import org.springframework.core.env.Environment;
 @EnableConfigurationProperties(TriageProperties.class)
 @Import({ TriageFeignConfiguration.class, TriageBreakerConfiguration.class, TriageHttpClient5Configuration.class,
 		TriageBootHttpClientsConfiguration.class, TriageHttpServicesConfiguration.class,
-		TriageRateLimiterConfiguration.class, TriageBulkheadConfiguration.class, TriageMetricsConfiguration.class, TriageEndpointConfiguration.class })
+		TriageRateLimiterConfiguration.class, TriageBulkheadConfiguration.class, TriageFleetConfiguration.class,
+		TriageMetricsConfiguration.class, TriageEndpointConfiguration.class })
 public class TriageAutoConfiguration {
 
 	static final String SPECIFICATION_NAME = TriageFeignConfiguration.SPECIFICATION_NAME;
@@ -62,7 +64,7 @@ public class TriageAutoConfiguration {
 	ManagedClients triageManagedClients(TriageProperties properties, ObjectProvider<DeclaredClients> declared,
 			ObjectProvider<CircuitBreakerRegistry> registry, ObjectProvider<CallObserver> observers,
 			ObjectProvider<RateLimits> rateLimits, ObjectProvider<ConcurrencyLimits> concurrencyLimits,
-			ApplicationEventPublisher eventPublisher,
+			ObjectProvider<Pauses> pauses, ApplicationEventPublisher eventPublisher,
 			ConfigurableListableBeanFactory beanFactory, Environment environment) {
 		ApplicationSettings.rejectSecondBreakerLayer(environment);
 		DeclaredClients clients = declared.getIfAvailable(() -> DeclaredClients.NONE);
@@ -70,8 +72,9 @@ public class TriageAutoConfiguration {
 				(name) -> ApplicationSettings.breakerConfigured(environment, name));
 		ManagedClientsFactory factory = new ManagedClientsFactory(properties, breakers, new FallbackResolver(beanFactory),
 				ApplicationSettings.observer(observers, properties.getCallLogWindow()), clients.poolTimeout(),
-				rateLimits.getIfAvailable(() -> RateLimits.NONE),
-				concurrencyLimits.getIfAvailable(() -> ConcurrencyLimits.NONE), eventPublisher);
+				RateLimits.all(rateLimits.orderedStream().toList()),
+				concurrencyLimits.getIfAvailable(() -> ConcurrencyLimits.NONE), pauses.getIfAvailable(() -> Pauses.LOCAL),
+				eventPublisher);
 		return factory.create(clients.clients(), beanFactory.getBeanClassLoader());
 	}
 

@@ -21,6 +21,7 @@ import java.time.Clock;
 import dev.triage.actuate.RecentFailures;
 import dev.triage.actuate.TriageEndpoint;
 import dev.triage.engine.ManagedClients;
+import dev.triage.fleet.FleetStatus;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
@@ -52,9 +53,9 @@ class TriageEndpointConfiguration {
 	@ConditionalOnAvailableEndpoint(TriageEndpoint.class)
 	TriageEndpoint triageEndpoint(ManagedClients clients, RecentFailures failures,
 			ObjectProvider<DeclaredClients> declared, Environment environment,
-			ConfigurableListableBeanFactory beanFactory) {
+			ConfigurableListableBeanFactory beanFactory, ObjectProvider<FleetStatus> fleet) {
 		return new TriageEndpoint(clients, failures, PrimaryUrls.of(declared.getIfAvailable(() -> DeclaredClients.NONE),
-				environment, beanFactory.getBeanClassLoader()));
+				environment, beanFactory.getBeanClassLoader()), fleet.getIfAvailable(() -> FleetStatus.LOCAL));
 	}
 
 }

@@ -102,6 +102,11 @@ public class TriageProperties {
 	private final ConnectionPool connectionPool = new ConnectionPool();
 
 	/**
+	 * What the instances of this application share through a store (SPEC §13, docs/fleet.md).
+	 */
+	private final Fleet fleet = new Fleet();
+
+	/**
 	 * Global policy rules keyed by exact status ("503"), status class ("5xx"), transport failure
 	 * ("read-timeout") or "unknown-status".
 	 */
@@ -189,6 +194,10 @@ public class TriageProperties {
 		return this.connectionPool;
 	}
 
+	public Fleet getFleet() {
+		return this.fleet;
+	}
+
 	public Map<String, Rule> getPolicies() {
 		return this.policies;
 	}
@@ -255,6 +264,11 @@ public class TriageProperties {
 		private final Poison poison = new Poison();
 
 		/**
+		 * A limit on this client's attempts shared by every instance of the fleet (triage.fleet.store).
+		 */
+		private final FleetRateLimit fleetRateLimit = new FleetRateLimit();
+
+		/**
 		 * Policy rules of this client, consulted before the global ones.
 		 */
 		private Map<String, Rule> policies = new LinkedHashMap<>();
@@ -306,6 +320,10 @@ public class TriageProperties {
 
 		public Poison getPoison() {
 			return this.poison;
+		}
+
+		public FleetRateLimit getFleetRateLimit() {
+			return this.fleetRateLimit;
 		}
 
 		public Map<String, Rule> getPolicies() {
@@ -789,6 +807,127 @@ public class TriageProperties {
 
 		public void setEvictIdleAfter(Duration evictIdleAfter) {
 			this.evictIdleAfter = evictIdleAfter;
+		}
+
+	}
+
+
+	/**
+	 * What the instances of this application share: nothing ({@code local}) or pauses and fleet rate limits in
+	 * the application's Redis ({@code redis}).
+	 */
+	public static class Fleet {
+
+		/**
+		 * Where shared state is kept: local (nothing is shared) or redis (the Spring Data Redis connection).
+		 */
+		private FleetStoreType store = FleetStoreType.LOCAL;
+
+		/**
+		 * Prefix of every Redis key and channel (default "triage:" + spring.application.name + ":").
+		 */
+		private String keyPrefix;
+
+		/**
+		 * Longest a caller waits for a Redis command before it falls back to local protection.
+		 */
+		private Duration timeout = Duration.ofMillis(50);
+
+		/**
+		 * Instances in the fleet: without Redis each one allows limit-for-period divided by this.
+		 */
+		private int instances = 1;
+
+		public FleetStoreType getStore() {
+			return this.store;
+		}
+
+		public void setStore(FleetStoreType store) {
+			this.store = store;
+		}
+
+		public String getKeyPrefix() {
+			return this.keyPrefix;
+		}
+
+		public void setKeyPrefix(String keyPrefix) {
+			this.keyPrefix = keyPrefix;
+		}
+
+		public Duration getTimeout() {
+			return this.timeout;
+		}
+
+		public void setTimeout(Duration timeout) {
+			this.timeout = timeout;
+		}
+
+		public int getInstances() {
+			return this.instances;
+		}
+
+		public void setInstances(int instances) {
+			this.instances = instances;
+		}
+
+	}
+
+	/**
+	 * Where the fleet's shared state is kept.
+	 */
+	public enum FleetStoreType {
+
+		/** Nothing is shared. */
+		LOCAL,
+
+		/** The application's Spring Data Redis connection. */
+		REDIS
+
+	}
+
+	/**
+	 * A token bucket per client shared by the fleet: limit-for-period attempts per limit-refresh-period, taken
+	 * lease permits at a time.
+	 */
+	public static class FleetRateLimit {
+
+		/**
+		 * Attempts the whole fleet may send per period; unset for no fleet limit.
+		 */
+		private Integer limitForPeriod;
+
+		/**
+		 * The period (default 1s).
+		 */
+		private Duration limitRefreshPeriod;
+
+		/**
+		 * Permits an instance takes per Redis round trip (default limit-for-period / 20, at least 1).
+		 */
+		private Integer lease;
+
+		public Integer getLimitForPeriod() {
+			return this.limitForPeriod;
+		}
+
+		public void setLimitForPeriod(Integer limitForPeriod) {
+			this.limitForPeriod = limitForPeriod;
+		}
+
+		public Duration getLimitRefreshPeriod() {
+			return this.limitRefreshPeriod;
+		}
+
+		public void setLimitRefreshPeriod(Duration limitRefreshPeriod) {
+			this.limitRefreshPeriod = limitRefreshPeriod;
+		}
+
+		public Integer getLease() {
+			return this.lease;
+		}
+
+		public void setLease(Integer lease) {
+			this.lease = lease;
 		}
 
 	}

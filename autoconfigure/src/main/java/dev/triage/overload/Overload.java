@@ -62,9 +62,24 @@ public record Overload(RetryBudget budget, AdaptiveThrottle throttle, Pause paus
 	 */
 	public static Overload of(RetryBudget.Settings budget, AdaptiveThrottle.Settings throttle, RateLimit rateLimit,
 			ConcurrencyLimit concurrencyLimit, Duration pauseMax, Clock clock) {
+		return of(budget, throttle, rateLimit, concurrencyLimit, pauseMax, new Pause(clock));
+	}
+
+	/**
+	 * Create the protection of one client with the system clocks and a given pause (shared by a fleet, §13).
+	 * @param budget the budget's settings
+	 * @param throttle the throttle's settings
+	 * @param rateLimit the rate limit
+	 * @param concurrencyLimit the concurrency limit
+	 * @param pauseMax the longest pause
+	 * @param pause the pause of the client's own URL
+	 * @return the protection
+	 */
+	public static Overload of(RetryBudget.Settings budget, AdaptiveThrottle.Settings throttle, RateLimit rateLimit,
+			ConcurrencyLimit concurrencyLimit, Duration pauseMax, Pause pause) {
 		return new Overload(new RetryBudget(budget, System::nanoTime),
 				new AdaptiveThrottle(throttle, System::nanoTime, () -> ThreadLocalRandom.current().nextDouble()),
-				new Pause(clock), rateLimit, concurrencyLimit, pauseMax);
+				pause, rateLimit, concurrencyLimit, pauseMax);
 	}
 
 }

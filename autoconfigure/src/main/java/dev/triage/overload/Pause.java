@@ -31,12 +31,24 @@ public final class Pause {
 
 	private final AtomicLong untilMillis = new AtomicLong();
 
+	private final Runnable onLearnt;
+
 	/**
 	 * Create a pause that is not in effect.
 	 * @param clock the wall clock
 	 */
 	public Pause(Clock clock) {
+		this(clock, null);
+	}
+
+	/**
+	 * Create a pause that is not in effect and tells someone when a response extends it.
+	 * @param clock the wall clock
+	 * @param onLearnt run, on the calling thread, after a response extended the pause; must not block
+	 */
+	public Pause(Clock clock, Runnable onLearnt) {
 		this.clock = clock;
+		this.onLearnt = onLearnt;
 	}
 
 	/**
@@ -44,11 +56,30 @@ public final class Pause {
 	 * @param duration how long the upstream asked for
 	 */
 	public void pauseFor(Duration duration) {
+		if (extendFor(duration) && this.onLearnt != null) {
+			this.onLearnt.run();
+		}
+	}
+
+	/**
+	 * Extend the pause with one learnt elsewhere (another instance of the fleet), without telling anyone.
+	 * @param duration how long from now
+	 * @return whether the pause now lasts longer than before
+	 */
+	public boolean extendFor(Duration duration) {
 		if (duration.isNegative() || duration.isZero()) {
-			return;
+			return false;
 		}
 		long until = this.clock.millis() + duration.toMillis();
-		this.untilMillis.accumulateAndGet(until, Math::max);
+		return this.untilMillis.getAndAccumulate(until, Math::max) < until;
+	}
+
+	/**
+	 * Return how long the pause still lasts.
+	 * @return the time left, zero when the upstream is not paused
+	 */
+	public Duration remaining() {
+		return Duration.ofMillis(Math.max(0, this.untilMillis.get() - this.clock.millis()));
 	}
 
 	/**

@@ -1,0 +1,254 @@
+package dev.triage.fleet;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * The fleet's Redis: every command runs on this store's own threads and is given up after
+ * {@code triage.fleet.timeout}, so no caller waits on Redis longer than that. A command that fails or is late
+ * marks Redis unavailable (one WARN per outage, {@code triage.fleet.errors}); a heartbeat finds it again and
+ * the listeners registered with {@link #onReconnect} repair what was missed meanwhile.
+ */
+public final class FleetStore implements FleetStatus, AutoCloseable {
+
+	private static final Log logger = LogFactory.getLog(FleetStore.class);
+
+	private static final int LATE_IN_A_ROW = 3;
+
+	private final StringRedisTemplate redis;
+
+	private final RedisConnectionFactory connectionFactory;
+
+	private final String prefix;
+
+	private final Duration timeout;
+
+	private final ThreadPoolExecutor commands;
+
+	private final ScheduledExecutorService heartbeat;
+
+	private final AtomicBoolean connected = new AtomicBoolean(true);
+
+	private final AtomicBoolean beating = new AtomicBoolean();
+
+	private final AtomicLong errors = new AtomicLong();
+
+	private final AtomicInteger lateInARow = new AtomicInteger();
+
+	private final AtomicLong commandsSent = new AtomicLong();
+
+	private final List<Runnable> reconnectListeners = new CopyOnWriteArrayList<>();
+
+	/**
+	 * Create the store and start its heartbeat.
+	 * @param connectionFactory the application's Redis connection
+	 * @param prefix the prefix of every key and channel
+	 * @param timeout the longest wait for one command
+	 * @param heartbeatInterval how often Redis is pinged (more often while it is unavailable)
+	 */
+	public FleetStore(RedisConnectionFactory connectionFactory, String prefix, Duration timeout,
+			Duration heartbeatInterval) {
+		this.connectionFactory = connectionFactory;
+		this.redis = new StringRedisTemplate(connectionFactory);
+		this.prefix = prefix;
+		this.timeout = timeout;
+		AtomicInteger threads = new AtomicInteger();
+		// Redis commands block their thread until the client's own command timeout, which may be far longer
+		// than ours: a few threads and a bounded queue, a full queue fails the command at once.
+		this.commands = new ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1024), (task) -> {
+			Thread thread = new Thread(task, "triage-fleet-" + threads.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		});
+		this.commands.allowCoreThreadTimeOut(true);
+		this.heartbeat = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "triage-fleet-heartbeat");
+			thread.setDaemon(true);
+			return thread;
+		});
+		long every = Math.max(50, heartbeatInterval.toMillis() / 4);
+		AtomicLong ticks = new AtomicLong();
+		this.heartbeat.scheduleWithFixedDelay(() -> {
+			if (!this.connected.get() || ticks.incrementAndGet() % 4 == 0) {
+				beat();
+			}
+		}, every, every, TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * Run a Redis command on the store's threads.
+	 * @param <T> the result type
+	 * @param operation what the command does, for the log
+	 * @param command the command
+	 * @return its result, failed with a timeout after {@code triage.fleet.timeout}
+	 */
+	public <T> CompletableFuture<T> submit(String operation, Function<StringRedisTemplate, T> command) {
+		return submit(operation, command, this.timeout);
+	}
+
+	/**
+	 * Run a Redis command on the store's threads with a bound of its own (startup only).
+	 * @param <T> the result type
+	 * @param operation what the command does, for the log
+	 * @param command the command
+	 * @param timeout when to give up on it
+	 * @return its result, failed with a timeout after {@code timeout}
+	 */
+	public <T> CompletableFuture<T> submit(String operation, Function<StringRedisTemplate, T> command,
+			Duration timeout) {
+		CompletableFuture<T> result = new CompletableFuture<>();
+		try {
+			this.commands.execute(() -> {
+				if (result.isDone()) {
+					return; // given up on while queued
+				}
+				try {
+					this.commandsSent.incrementAndGet();
+					result.complete(command.apply(this.redis));
+				}
+				catch (Throwable ex) {
+					result.completeExceptionally(ex);
+				}
+			});
+		}
+		catch (RejectedExecutionException ex) {
+			result.completeExceptionally(ex);
+		}
+		return result.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS).whenComplete((value, failure) -> {
+			if (failure != null) {
+				failed(operation, failure);
+			}
+			else {
+				succeeded();
+			}
+		});
+	}
+
+	/**
+	 * Register something to run each time Redis is reached again after an outage.
+	 * @param listener the listener; runs on a store thread and must only submit commands
+	 */
+	public void onReconnect(Runnable listener) {
+		this.reconnectListeners.add(listener);
+	}
+
+	/**
+	 * Return a key under the prefix, hash-tagged by client so that a client's keys share a cluster slot.
+	 * @param client the client name
+	 * @param suffix what the key holds
+	 * @return the key
+	 */
+	public String key(String client, String suffix) {
+		return this.prefix + "{" + client + "}:" + suffix;
+	}
+
+	/**
+	 * Return the prefix of keys and channels.
+	 * @return the prefix
+	 */
+	public String prefix() {
+		return this.prefix;
+	}
+
+	/**
+	 * Return the longest wait for one command.
+	 * @return the timeout
+	 */
+	public Duration timeout() {
+		return this.timeout;
+	}
+
+	/**
+	 * Return the application's Redis connection.
+	 * @return the connection factory
+	 */
+	public RedisConnectionFactory connectionFactory() {
+		return this.connectionFactory;
+	}
+
+	@Override
+	public String store() {
+		return "redis";
+	}
+
+	@Override
+	public boolean connected() {
+		return this.connected.get();
+	}
+
+	@Override
+	public long errors() {
+		return this.errors.get();
+	}
+
+	/**
+	 * Return the Redis commands run since startup, heartbeats included.
+	 * @return the count
+	 */
+	public long commandsSent() {
+		return this.commandsSent.get();
+	}
+
+	@Override
+	public void close() {
+		this.heartbeat.shutdownNow();
+		this.commands.shutdownNow();
+	}
+
+	private void beat() {
+		if (this.beating.compareAndSet(false, true)) {
+			submit("ping", (redis) -> redis.execute((org.springframework.data.redis.core.RedisCallback<String>) (
+					connection) -> connection.ping()))
+				.whenComplete((pong, failure) -> this.beating.set(false));
+		}
+	}
+
+	/**
+	 * A failed command marks Redis unavailable at once; late answers do when {@value #LATE_IN_A_ROW} come in a
+	 * row (one late answer on a busy machine is not an outage, and its caller fell back already).
+	 */
+	private void failed(String operation, Throwable failure) {
+		this.errors.incrementAndGet();
+		Throwable cause = (failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null)
+				? failure.getCause() : failure;
+		boolean late = cause instanceof java.util.concurrent.TimeoutException;
+		if (late && this.lateInARow.incrementAndGet() < LATE_IN_A_ROW) {
+			return;
+		}
+		if (this.connected.compareAndSet(true, false)) {
+			String reason = late ? LATE_IN_A_ROW + " answers in a row later than triage.fleet.timeout="
+					+ this.timeout.toMillis() + "ms" : cause.getClass().getSimpleName();
+			logger.warn("Redis of triage.fleet is unavailable (" + operation + ": " + reason
+					+ "); each instance protects its upstreams on its own (pauses it learns itself, its share of "
+					+ "fleet rate limits) until Redis answers again");
+		}
+	}
+
+	private void succeeded() {
+		this.lateInARow.set(0);
+		if (this.connected.compareAndSet(false, true)) {
+			logger.info("Redis of triage.fleet answers again; pauses and fleet rate limits are shared again");
+			for (Runnable listener : this.reconnectListeners) {
+				listener.run();
+			}
+		}
+	}
+
+}

@@ -1,0 +1,71 @@
+package dev.triage.fleet;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import dev.triage.engine.ManagedClients;
+import dev.triage.overload.Pause;
+import dev.triage.support.InventoryClient;
+import dev.triage.support.TestApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * Instances of one application in one JVM, each an application context of its own with its own Feign
+ * clients, all calling one loopback upstream and sharing one Redis under a key prefix of their own.
+ */
+final class FleetOfInstances implements AutoCloseable {
+
+	private final List<ConfigurableApplicationContext> instances = new ArrayList<>();
+
+	private final List<String> settings = new ArrayList<>();
+
+	private final String prefix = "triage:test-" + UUID.randomUUID() + ":";
+
+	FleetOfInstances(String upstream, int redisPort, String... settings) {
+		this.settings.addAll(List.of("spring.main.banner-mode=off", "spring.data.redis.host=127.0.0.1",
+				"spring.data.redis.port=" + redisPort, "triage.fleet.key-prefix=" + this.prefix,
+				"test.upstream.inventory=" + upstream, "test.upstream.billing=" + upstream));
+		this.settings.addAll(List.of(settings));
+	}
+
+	/**
+	 * Start one more instance.
+	 */
+	ConfigurableApplicationContext start(String... more) {
+		List<String> args = new ArrayList<>();
+		this.settings.forEach((setting) -> args.add("--" + setting));
+		for (String setting : more) {
+			args.add("--" + setting);
+		}
+		ConfigurableApplicationContext instance = new SpringApplicationBuilder(TestApplication.class)
+			.web(WebApplicationType.NONE)
+			.run(args.toArray(String[]::new));
+		this.instances.add(instance);
+		return instance;
+	}
+
+	String prefix() {
+		return this.prefix;
+	}
+
+	static InventoryClient inventory(ConfigurableApplicationContext instance) {
+		return instance.getBean(InventoryClient.class);
+	}
+
+	static Pause pause(ConfigurableApplicationContext instance) {
+		return instance.getBean(ManagedClients.class).find("inventory").channels().primary().pause();
+	}
+
+	static FleetStatus status(ConfigurableApplicationContext instance) {
+		return instance.getBeanProvider(FleetStatus.class).getIfAvailable(() -> FleetStatus.LOCAL);
+	}
+
+	@Override
+	public void close() {
+		this.instances.forEach(ConfigurableApplicationContext::close);
+	}
+
+}

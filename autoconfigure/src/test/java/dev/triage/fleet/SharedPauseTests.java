@@ -1,0 +1,144 @@
+package dev.triage.fleet;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static dev.triage.fleet.FleetOfInstances.inventory;
+import static dev.triage.fleet.FleetOfInstances.pause;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import dev.triage.Refusal;
+import dev.triage.UpstreamResponseException;
+import dev.triage.UpstreamUnavailableException;
+import dev.triage.support.RedisServer;
+import dev.triage.support.WireMocks;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * SPEC §13, shared pause: three instances on one real Redis; a {@code Retry-After} one of them gets pauses all
+ * of them within a second, extend-only, and an instance started during the pause learns it at startup.
+ */
+class SharedPauseTests {
+
+	@RegisterExtension
+	static WireMockExtension upstream = WireMocks.loopback();
+
+	static RedisServer redis;
+
+	@BeforeAll
+	static void startRedis() throws Exception {
+		redis = RedisServer.startOrSkip();
+	}
+
+	@AfterAll
+	static void stopRedis() throws Exception {
+		if (redis != null) {
+			redis.close();
+		}
+	}
+
+	@BeforeEach
+	void stubs() {
+		upstream.stubFor(get(urlPathEqualTo("/items/busy"))
+			.willReturn(aResponse().withStatus(429).withHeader("Retry-After", "30")));
+		upstream.stubFor(get(urlPathEqualTo("/items/ok")).willReturn(aResponse().withStatus(200).withBody("ok")));
+	}
+
+	@Test
+	void aPauseOneInstanceLearnsPausesTheFleetWithinASecondAndALateJoinerLearnsIt() throws Exception {
+		try (FleetOfInstances fleet = new FleetOfInstances(upstream.baseUrl(), redis.port(), "triage.fleet.store=redis",
+				"triage.clients.inventory.policies.429.max-attempts=1")) {
+			ConfigurableApplicationContext a = fleet.start();
+			ConfigurableApplicationContext b = fleet.start();
+			ConfigurableApplicationContext c = fleet.start();
+
+			Throwable rejected = catchThrowable(() -> inventory(a).item("busy"));
+			long answered = System.nanoTime();
+			assertThat(rejected).isInstanceOf(UpstreamResponseException.class);
+			for (ConfigurableApplicationContext other : List.of(b, c)) {
+				while (!pause(other).isPaused() && System.nanoTime() - answered < Duration.ofSeconds(10).toNanos()) {
+					Thread.sleep(2);
+				}
+				assertThat(Duration.ofNanos(System.nanoTime() - answered)).as("the pause reached another instance")
+					.isLessThan(Duration.ofSeconds(1));
+			}
+			for (ConfigurableApplicationContext other : List.of(b, c)) {
+				Throwable refused = catchThrowable(() -> inventory(other).item("ok"));
+				assertThat(refused).isInstanceOf(UpstreamUnavailableException.class);
+				assertThat(((UpstreamUnavailableException) refused).refusal()).isEqualTo(Refusal.PAUSED);
+			}
+			assertThat(pause(b).until()).isAfter(Instant.now().plusSeconds(25));
+			assertThat(wireCount()).as("only the first instance's 429 reached the upstream").isEqualTo(1);
+
+			ConfigurableApplicationContext late = fleet.start();
+
+			assertThat(pause(late).isPaused()).as("an instance started during the pause knows it at once").isTrue();
+			assertThat(pause(late).until()).isAfter(Instant.now().plusSeconds(25));
+			Throwable refused = catchThrowable(() -> inventory(late).item("ok"));
+			assertThat(((UpstreamUnavailableException) refused).refusal()).isEqualTo(Refusal.PAUSED);
+			assertThat(wireCount()).isEqualTo(1);
+			Object ttl = redis.command("PTTL", fleet.prefix() + "{inventory}:pause:primary");
+			assertThat((Long) ttl).as("the key expires when the pause ends").isBetween(20_000L, 30_000L);
+		}
+	}
+
+	@Test
+	void aLaterPauseExtendsTheFleetsAndAShorterOneNeverShortensIt() throws Exception {
+		try (FleetOfInstances fleet = new FleetOfInstances(upstream.baseUrl(), redis.port(), "triage.fleet.store=redis",
+				"triage.clients.inventory.policies.429.max-attempts=1")) {
+			ConfigurableApplicationContext a = fleet.start();
+			ConfigurableApplicationContext b = fleet.start();
+			ConfigurableApplicationContext c = fleet.start();
+			String key = fleet.prefix() + "{inventory}:pause:primary";
+
+			pause(a).pauseFor(Duration.ofSeconds(20));
+			awaitUntilAfter(c, Instant.now().plusSeconds(15));
+			pause(b).pauseFor(Duration.ofSeconds(60));
+			awaitUntilAfter(a, Instant.now().plusSeconds(50));
+			awaitUntilAfter(c, Instant.now().plusSeconds(50));
+			assertThat((Long) redis.command("PTTL", key)).isGreaterThan(50_000L);
+
+			// another instance (or an older Triage) writes a shorter pause: Redis keeps the longer one
+			Object left = redis.command("EVAL", SharedPauses.PAUSE.getScriptAsString(), "1", key, "5000", "other",
+					fleet.prefix() + "pauses", "inventory\nprimary\n");
+			pause(c).pauseFor(Duration.ofSeconds(5));
+
+			assertThat((Long) left).isGreaterThan(50_000L);
+			assertThat((Long) redis.command("PTTL", key)).isGreaterThan(50_000L);
+			for (ConfigurableApplicationContext instance : List.of(a, b, c)) {
+				assertThat(pause(instance).until()).isAfter(Instant.now().plusSeconds(50));
+			}
+		}
+	}
+
+	private static void awaitUntilAfter(ConfigurableApplicationContext instance, Instant instant)
+			throws InterruptedException {
+		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+		while (System.nanoTime() < deadline) {
+			Instant until = pause(instance).until();
+			if (until != null && until.isAfter(instant)) {
+				return;
+			}
+			Thread.sleep(5);
+		}
+		assertThat(pause(instance).until()).as("the announced pause arrived").isAfter(instant);
+	}
+
+	private static long wireCount() {
+		return upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
+	}
+
+}
