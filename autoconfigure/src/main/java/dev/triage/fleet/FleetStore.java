@@ -32,6 +32,9 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 
 	private static final int LATE_IN_A_ROW = 3;
 
+	/** Every 20 heartbeat ticks (5 s by default) the repairs run: what pub/sub may have missed is read again. */
+	private static final int REPAIR_TICKS = 20;
+
 	private final StringRedisTemplate redis;
 
 	private final RedisConnectionFactory connectionFactory;
@@ -55,6 +58,8 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 	private final AtomicLong commandsSent = new AtomicLong();
 
 	private final List<Runnable> reconnectListeners = new CopyOnWriteArrayList<>();
+
+	private final List<Runnable> repairs = new CopyOnWriteArrayList<>();
 
 	/**
 	 * Create the store and start its heartbeat.
@@ -86,8 +91,12 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 		long every = Math.max(50, heartbeatInterval.toMillis() / 4);
 		AtomicLong ticks = new AtomicLong();
 		this.heartbeat.scheduleWithFixedDelay(() -> {
-			if (!this.connected.get() || ticks.incrementAndGet() % 4 == 0) {
+			long tick = ticks.incrementAndGet();
+			if (!this.connected.get() || tick % 4 == 0) {
 				beat();
+			}
+			if (this.connected.get() && tick % REPAIR_TICKS == 0) {
+				this.repairs.forEach(Runnable::run);
 			}
 		}, every, every, TimeUnit.MILLISECONDS);
 	}
@@ -147,6 +156,14 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 	 */
 	public void onReconnect(Runnable listener) {
 		this.reconnectListeners.add(listener);
+	}
+
+	/**
+	 * Register something to run every few seconds while Redis answers, to repair what a lost message missed.
+	 * @param repair the repair; runs on the heartbeat thread and must only submit commands
+	 */
+	public void onRepair(Runnable repair) {
+		this.repairs.add(repair);
 	}
 
 	/**

@@ -72,6 +72,7 @@ public final class SharedPauses implements Pauses, AutoCloseable {
 		this.store = store;
 		this.topic = store.prefix() + "pauses";
 		store.onReconnect(this::resync);
+		store.onRepair(() -> read(new ArrayList<>(this.pauses.values()), store.timeout()));
 	}
 
 	@Override
