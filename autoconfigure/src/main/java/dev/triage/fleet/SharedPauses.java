@@ -1,3 +1,19 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
 package dev.triage.fleet;
 
 import java.nio.charset.StandardCharsets;
@@ -72,7 +88,7 @@ public final class SharedPauses implements Pauses, AutoCloseable {
 		this.store = store;
 		this.topic = store.prefix() + "pauses";
 		store.onReconnect(this::resync);
-		store.onRepair(() -> read(new ArrayList<>(this.pauses.values()), store.timeout()));
+		store.onRepair(this::repair);
 	}
 
 	@Override
@@ -132,9 +148,11 @@ public final class SharedPauses implements Pauses, AutoCloseable {
 	 */
 	private void announce(Shared shared) {
 		if (!this.store.connected()) {
-			return; // written when Redis answers again (resync)
+			shared.unwritten = true; // written when Redis answers again (resync)
+			return;
 		}
 		if (shared.writing.compareAndSet(false, true)) {
+			shared.unwritten = false;
 			this.store.submit("pause", (redis) -> {
 				shared.writing.set(false);
 				long ms = shared.pause.remaining().toMillis();
@@ -147,7 +165,12 @@ public final class SharedPauses implements Pauses, AutoCloseable {
 					shared.pause.extendFor(Duration.ofMillis(left));
 				}
 				return left;
-			}).whenComplete((left, failure) -> shared.writing.set(false));
+			}).whenComplete((left, failure) -> {
+				shared.writing.set(false);
+				if (failure != null) {
+					shared.unwritten = true; // written again by the next repair
+				}
+			});
 		}
 	}
 
@@ -165,6 +188,18 @@ public final class SharedPauses implements Pauses, AutoCloseable {
 				// not one of ours
 			}
 		}
+	}
+
+	/**
+	 * Every few seconds: write the pauses whose write failed, read the others' (an announcement may be lost).
+	 */
+	private void repair() {
+		for (Shared shared : this.pauses.values()) {
+			if (shared.unwritten && !shared.pause.remaining().isZero()) {
+				announce(shared);
+			}
+		}
+		read(new ArrayList<>(this.pauses.values()), this.store.timeout());
 	}
 
 	/**
@@ -212,6 +247,8 @@ public final class SharedPauses implements Pauses, AutoCloseable {
 		final String key;
 
 		final AtomicBoolean writing = new AtomicBoolean();
+
+		volatile boolean unwritten;
 
 		volatile Pause pause;
 
