@@ -180,7 +180,7 @@ public final class FleetBenchmark {
 			long calls = 0;
 			for (String line : stats.split("\r\n")) {
 				if (line.startsWith("cmdstat_eval:") || line.startsWith("cmdstat_evalsha:")) {
-					calls += Long.parseLong(line.replaceAll(".*calls=(\\d+).*", "$1"));
+					calls += Long.parseLong(line.replaceAll("^[^:]*:calls=(\\d+),.*", "$1"));
 				}
 			}
 			return calls;
