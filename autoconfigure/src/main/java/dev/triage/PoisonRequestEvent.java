@@ -29,7 +29,8 @@ import java.time.Instant;
  * @param methodKey the Feign method key
  * @param httpMethod the request method
  * @param url the request URL, user info dropped and query values masked
- * @param fingerprint the SHA-256 of method, full URL and body, in hex
+ * @param fingerprint the HMAC-SHA256 of method, full URL and body, keyed with a secret the application makes at
+ * startup, in hex
  * @param body the request body, capped at {@code triage.max-body-bytes}, empty when there was none
  * @param lastResponse what the upstream answered the last time
  * @param failures how many consecutive times the request failed

@@ -28,7 +28,7 @@ import java.util.Map;
 import dev.triage.TransportFailure;
 
 /**
- * The built-in policy table: the one place the defaults of the README's table are written down.
+ * The built-in policy table: the one place the defaults of docs/policy-table.md's table are written down.
  * <p>
  * Every row starts from {@link Rule#builder()}: rows that never retry still carry safe values for the retry
  * fields (a 200ms ×2 → 2s backoff with ±50% jitter, {@code Retry-After} ignored, idempotent requests only), so
@@ -43,7 +43,7 @@ public final class DefaultPolicies {
 	}
 
 	/**
-	 * Return the built-in rules, in the README's order.
+	 * Return the built-in rules, in the order of docs/policy-table.md.
 	 * @return an unmodifiable map of key to rule
 	 */
 	public static Map<PolicyKey, Rule> table() {
