@@ -16,10 +16,12 @@
 
 package dev.triage.support;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -72,26 +74,22 @@ public abstract class LoopbackUpstream {
 		}
 	}
 
-	/** When the running test started, on the wall clock WireMock stamps requests with. */
-	private static volatile long testStartMillis;
-
 	/**
-	 * Return how many requests reached the upstream since the last reset, received while this test ran: a
-	 * request an earlier test left waiting on a delayed answer is logged by WireMock only once answered, after that
-	 * test's reset.
+	 * Return how many requests reached the upstream since the last reset: a request an earlier test left waiting
+	 * on a delayed answer is logged by WireMock only once answered, after that test's reset, and is told apart by
+	 * its stub, which the reset removed.
 	 * @return the count
 	 */
 	protected static long wireCount() {
-		long since = testStartMillis;
-		return upstream.findAll(anyRequestedFor(anyUrl()))
+		Set<UUID> stubs = upstream.getStubMappings()
 			.stream()
-			.filter((request) -> request.getLoggedDate().getTime() >= since)
+			.map(StubMapping::getId)
+			.collect(Collectors.toSet());
+		return upstream.getAllServeEvents()
+			.stream()
+			.filter((event) -> !event.getWasMatched() || event.getStubMapping() == null
+					|| stubs.contains(event.getStubMapping().getId()))
 			.count();
-	}
-
-	@BeforeEach
-	void markTestStart() {
-		testStartMillis = System.currentTimeMillis();
 	}
 
 }
