@@ -32,7 +32,10 @@ import com.fasterxml.jackson.core.JsonToken;
  */
 public final class ErrorTypeExtractor {
 
-	private static final JsonFactory FACTORY = new JsonFactory();
+	// Field names are compared once and dropped: interning them would build lookup tables for every body parsed.
+	private static final JsonFactory FACTORY = JsonFactory.builder()
+		.disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
+		.build();
 
 	private final List<JsonPointer> pointers;
 

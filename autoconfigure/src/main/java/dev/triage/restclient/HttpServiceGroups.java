@@ -19,6 +19,8 @@ import java.lang.annotation.Annotation;
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import dev.triage.TriageFallback;
@@ -112,18 +114,20 @@ public final class HttpServiceGroups {
 
 	private Object advise(ProxyFactory factory, Class<?> serviceType, Engine engine) {
 		TriageFallback<?> fallback = this.services.fallback(serviceType);
-		factory.addAdvice(0, (MethodInterceptor) (invocation) -> call(engine, fallback, serviceType, invocation));
+		Map<Method, String> keys = new ConcurrentHashMap<>();
+		factory.addAdvice(0, (MethodInterceptor) (invocation) -> call(engine, fallback, serviceType, keys, invocation));
 		return null;
 	}
 
 	private static Object call(Engine engine, TriageFallback<?> fallback, Class<?> serviceType,
-			MethodInvocation invocation) throws Throwable {
+			Map<Method, String> keys, MethodInvocation invocation) throws Throwable {
 		Method method = invocation.getMethod();
 		if (method.isDefault() || method.getDeclaringClass() == Object.class) {
 			return invocation.proceed();
 		}
 		boolean[] first = { true };
-		return ManagedHttpServices.call(engine, fallback, ManagedHttpServices.methodKey(serviceType, method), method,
+		String methodKey = keys.computeIfAbsent(method, (m) -> ManagedHttpServices.methodKey(serviceType, m));
+		return ManagedHttpServices.call(engine, fallback, methodKey, method,
 				invocation.getArguments(), () -> {
 					if (first[0]) {
 						first[0] = false;

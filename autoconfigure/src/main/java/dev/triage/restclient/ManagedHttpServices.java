@@ -136,6 +136,8 @@ public final class ManagedHttpServices implements TriageHttpServices {
 	@SuppressWarnings("unchecked")
 	private <S> S wrap(Engine engine, Class<S> serviceType, S target) {
 		TriageFallback<?> fallback = this.fallbacks.apply(serviceType);
+		// Built once per method, not per call.
+		Map<Method, String> keys = new ConcurrentHashMap<>();
 		InvocationHandler handler = (proxy, method, args) -> {
 			if (method.getDeclaringClass() == Object.class) {
 				return invoke(method, target, args);
@@ -143,7 +145,8 @@ public final class ManagedHttpServices implements TriageHttpServices {
 			if (method.isDefault()) {
 				return InvocationHandler.invokeDefault(proxy, method, args);
 			}
-			return call(engine, fallback, methodKey(serviceType, method), method, args, () -> invoke(method, target, args));
+			return call(engine, fallback, keys.computeIfAbsent(method, (m) -> methodKey(serviceType, m)), method, args,
+					() -> invoke(method, target, args));
 		};
 		return (S) Proxy.newProxyInstance(serviceType.getClassLoader(), new Class<?>[] { serviceType }, handler);
 	}
