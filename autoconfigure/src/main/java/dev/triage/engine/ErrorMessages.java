@@ -15,19 +15,16 @@
  */
 package dev.triage.engine;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import dev.triage.OriginalResponse;
 import dev.triage.UpstreamException;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
+import dev.triage.policy.ErrorTypeExtractor;
 
 /**
  * The start of a failure's message as the call log shows it: for people, never for decisions. An error body's
@@ -47,10 +44,11 @@ final class ErrorMessages {
 	/** How much of a body or message is looked at. */
 	private static final int MAX_SCANNED = 2048;
 
-	private static final JsonFactory FACTORY = new JsonFactory();
-
 	private static final List<String> MESSAGE_POINTERS = List.of("/error/message", "/message", "/error_description",
 			"/detail", "/title", "/error");
+
+	/** The first message found at those pointers, read the way error types are. */
+	private static final ErrorTypeExtractor MESSAGES = new ErrorTypeExtractor(MESSAGE_POINTERS, "message pointers");
 
 	private static final String REDACTED = Requests.REDACTED;
 
@@ -113,38 +111,7 @@ final class ErrorMessages {
 	}
 
 	private static String jsonMessage(byte[] body) {
-		String best = null;
-		int bestIndex = Integer.MAX_VALUE;
-		try (JsonParser parser = FACTORY.createParser(body)) {
-			int depth = 0;
-			JsonToken token;
-			while ((token = parser.nextToken()) != null) {
-				if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
-					if (depth >= 2) {
-						parser.skipChildren();
-						continue;
-					}
-					depth++;
-				}
-				else if (token == JsonToken.END_OBJECT || token == JsonToken.END_ARRAY) {
-					depth--;
-				}
-				else if (token == JsonToken.VALUE_STRING) {
-					int index = MESSAGE_POINTERS.indexOf(parser.getParsingContext().pathAsPointer().toString());
-					if (index >= 0 && index < bestIndex && !parser.getText().isBlank()) {
-						best = parser.getText();
-						bestIndex = index;
-						if (index == 0) {
-							return best;
-						}
-					}
-				}
-			}
-		}
-		catch (IOException ex) {
-			// Malformed or cut off: what was found before stands.
-		}
-		return best;
+		return MESSAGES.extract(body);
 	}
 
 	private static boolean looksLikeJson(byte[] body) {
