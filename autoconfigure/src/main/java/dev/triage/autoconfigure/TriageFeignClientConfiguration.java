@@ -16,7 +16,7 @@
 
 package dev.triage.autoconfigure;
 
-import dev.triage.engine.ClientRuntime;
+import dev.triage.engine.ManagedClient;
 import dev.triage.engine.ManagedClients;
 import dev.triage.feign.TriageCapability;
 import dev.triage.feign.TriageErrorDecoder;
@@ -39,25 +39,25 @@ import org.springframework.core.env.Environment;
 class TriageFeignClientConfiguration {
 
 	@Bean
-	ClientRuntime triageClientRuntime(ManagedClients clients, Environment environment) {
-		return clients.get(environment.getProperty(OnManagedClientCondition.CLIENT_NAME_PROPERTY));
+	ManagedClient triageManagedClient(ManagedClients clients, Environment environment) {
+		return clients.client(environment.getProperty(OnManagedClientCondition.CLIENT_NAME_PROPERTY));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	ErrorDecoder triageErrorDecoder(ClientRuntime runtime) {
-		return new TriageErrorDecoder(runtime);
+	ErrorDecoder triageErrorDecoder(ManagedClient client) {
+		return new TriageErrorDecoder(client);
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
-	Retryer triageRetryer(ClientRuntime runtime) {
-		return new TriageRetryer(runtime);
+	Retryer triageRetryer(ManagedClient client) {
+		return new TriageRetryer(client);
 	}
 
 	@Bean
-	Capability triageCapability(ClientRuntime runtime) {
-		return new TriageCapability(runtime);
+	Capability triageCapability(ManagedClient client) {
+		return new TriageCapability(client);
 	}
 
 }

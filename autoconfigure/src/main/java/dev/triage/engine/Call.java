@@ -34,6 +34,8 @@ public final class Call {
 
 	private static final ThreadLocal<Call> CURRENT = new ThreadLocal<>();
 
+	private final Engine engine;
+
 	private final ClientRuntime runtime;
 
 	private final String methodKey;
@@ -72,32 +74,52 @@ public final class Call {
 
 	private Duration clientReadTimeout;
 
-	private Call(ClientRuntime runtime, String methodKey, Call outer) {
-		this.runtime = runtime;
+	private Call(Engine engine, String methodKey, Call outer) {
+		this.engine = engine;
+		this.runtime = engine.runtime();
 		this.methodKey = methodKey;
 		this.outer = outer;
 	}
 
 	/**
-	 * Open a call on this thread.
-	 * @param runtime the client
+	 * Open a call of a client on this thread, with the client's settings in force now: the call keeps them to its
+	 * last attempt, whatever a reload puts in force meanwhile.
+	 * @param client the client
 	 * @param methodKey the method key of the call
 	 * @return the call, to be closed when it ends
 	 */
-	public static Call open(ClientRuntime runtime, String methodKey) {
-		Call call = new Call(runtime, methodKey, CURRENT.get());
+	public static Call open(ManagedClient client, String methodKey) {
+		return open(client.engine(), methodKey);
+	}
+
+	/**
+	 * Open a call on this thread.
+	 * @param engine the engine of the client's settings the call keeps
+	 * @param methodKey the method key of the call
+	 * @return the call, to be closed when it ends
+	 */
+	public static Call open(Engine engine, String methodKey) {
+		Call call = new Call(engine, methodKey, CURRENT.get());
 		CURRENT.set(call);
 		return call;
 	}
 
 	/**
 	 * Return the call running on this thread for a client.
-	 * @param runtime the client asking
+	 * @param client the client asking
 	 * @return the call, or {@code null} when no managed call of that client is running
 	 */
-	public static Call current(ClientRuntime runtime) {
+	public static Call current(ManagedClient client) {
 		Call call = CURRENT.get();
-		return (call != null && call.runtime == runtime) ? call : null;
+		return (call != null && call.runtime.name().equals(client.name())) ? call : null;
+	}
+
+	/**
+	 * Return the engine of the settings this call keeps.
+	 * @return the engine
+	 */
+	public Engine engine() {
+		return this.engine;
 	}
 
 	/**

@@ -20,18 +20,23 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
- * The Feign clients Triage manages, each with its runtime, created once at startup.
+ * The clients Triage manages, each with the runtime of the settings in force: the Feign clients declared in the
+ * application, created at startup, and the clients met later (HTTP service clients), created when first used.
+ * {@link #reload} swaps every client's settings at once (SPEC §12).
  */
 public final class ManagedClients {
 
-	private final Map<String, ClientRuntime> runtimes;
+	private final Map<String, ManagedClient> clients;
 
-	private final Function<String, ClientRuntime> lateFactory;
+	private final Map<String, ManagedClient> late = new ConcurrentHashMap<>();
 
-	private final Map<String, ClientRuntime> late = new ConcurrentHashMap<>();
+	private final Object changes = new Object();
+
+	private volatile Function<String, ClientRuntime> lateFactory;
 
 	/**
 	 * Create the registry.
@@ -39,38 +44,79 @@ public final class ManagedClients {
 	 * @param lateFactory creates the runtime of a client that was not known at startup
 	 */
 	public ManagedClients(Map<String, ClientRuntime> runtimes, Function<String, ClientRuntime> lateFactory) {
-		this.runtimes = Collections.unmodifiableMap(new LinkedHashMap<>(runtimes));
+		Map<String, ManagedClient> clients = new LinkedHashMap<>();
+		runtimes.forEach((name, runtime) -> clients.put(name, new ManagedClient(runtime)));
+		this.clients = Collections.unmodifiableMap(clients);
 		this.lateFactory = lateFactory;
 	}
 
 	/**
-	 * Return the runtime of a client.
-	 * @param name the Feign client name
+	 * Return a client, creating it when it was not known at startup.
+	 * @param name the client name
+	 * @return the client
+	 */
+	public ManagedClient client(String name) {
+		ManagedClient client = this.clients.get(name);
+		if (client == null) {
+			client = this.late.get(name);
+		}
+		if (client == null) {
+			// Created under the lock a reload takes, so a client is never created from settings a reload replaced.
+			synchronized (this.changes) {
+				client = this.late.computeIfAbsent(name, (key) -> new ManagedClient(this.lateFactory.apply(key)));
+			}
+		}
+		return client;
+	}
+
+	/**
+	 * Return the runtime in force of a client, creating the client when it was not known at startup.
+	 * @param name the client name
 	 * @return the runtime
 	 */
 	public ClientRuntime get(String name) {
-		ClientRuntime runtime = this.runtimes.get(name);
-		return (runtime != null) ? runtime : this.late.computeIfAbsent(name, this.lateFactory);
+		return client(name).runtime();
 	}
 
 	/**
-	 * Return the runtime of a client, if it is managed.
-	 * @param name the Feign client name
+	 * Return the runtime in force of a client, if it is managed.
+	 * @param name the client name
 	 * @return the runtime or {@code null}
 	 */
 	public ClientRuntime find(String name) {
-		ClientRuntime runtime = this.runtimes.get(name);
-		return (runtime != null) ? runtime : this.late.get(name);
+		ManagedClient client = this.clients.get(name);
+		if (client == null) {
+			client = this.late.get(name);
+		}
+		return (client != null) ? client.runtime() : null;
 	}
 
 	/**
-	 * Return every managed client by name.
+	 * Return the runtime in force of every managed client by name.
 	 * @return the runtimes
 	 */
 	public Map<String, ClientRuntime> all() {
-		Map<String, ClientRuntime> all = new LinkedHashMap<>(this.runtimes);
-		all.putAll(this.late);
+		Map<String, ClientRuntime> all = new LinkedHashMap<>();
+		this.clients.forEach((name, client) -> all.put(name, client.runtime()));
+		this.late.forEach((name, client) -> all.put(name, client.runtime()));
 		return Collections.unmodifiableMap(all);
+	}
+
+	/**
+	 * Put new settings in force for every client. Every runtime is built before any is swapped in, so a failure
+	 * while building changes nothing; calls already running keep the runtime they started with.
+	 * @param rebuild builds a client's new runtime from its name and its runtime in force
+	 * @param lateFactory creates the runtime of a client met after this reload
+	 */
+	public void reload(BiFunction<String, ClientRuntime, ClientRuntime> rebuild,
+			Function<String, ClientRuntime> lateFactory) {
+		synchronized (this.changes) {
+			Map<ManagedClient, ClientRuntime> next = new LinkedHashMap<>();
+			this.clients.values().forEach((client) -> next.put(client, rebuild.apply(client.name(), client.runtime())));
+			this.late.values().forEach((client) -> next.put(client, rebuild.apply(client.name(), client.runtime())));
+			next.forEach(ManagedClient::use);
+			this.lateFactory = lateFactory;
+		}
 	}
 
 }

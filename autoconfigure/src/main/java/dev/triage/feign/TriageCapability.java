@@ -20,8 +20,7 @@ import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.triage.engine.ClientRuntime;
-import dev.triage.engine.Engine;
+import dev.triage.engine.ManagedClient;
 import feign.Capability;
 import feign.Client;
 import feign.Feign;
@@ -36,27 +35,19 @@ import feign.codec.Decoder;
  */
 public final class TriageCapability implements Capability {
 
-	private final Engine engine;
+	private final ManagedClient client;
 
 	/**
 	 * Create the capability of one client.
-	 * @param runtime the client's runtime
+	 * @param client the client
 	 */
-	public TriageCapability(ClientRuntime runtime) {
-		this(new Engine(runtime));
-	}
-
-	/**
-	 * Create the capability of one client.
-	 * @param engine the client's engine
-	 */
-	public TriageCapability(Engine engine) {
-		this.engine = engine;
+	public TriageCapability(ManagedClient client) {
+		this.client = client;
 	}
 
 	@Override
 	public Client enrich(Client client) {
-		return (client instanceof TriageClient) ? client : new TriageClient(client, this.engine);
+		return (client instanceof TriageClient) ? client : new TriageClient(client, this.client);
 	}
 
 	@Override
@@ -69,7 +60,7 @@ public final class TriageCapability implements Capability {
 		return (target, dispatch) -> {
 			Map<Method, MethodHandler> wrapped = new LinkedHashMap<>();
 			dispatch.forEach((method, handler) -> wrapped.put(method, method.isDefault() ? handler
-					: new TriageMethodHandler(handler, this.engine, method, Feign.configKey(target.type(), method))));
+					: new TriageMethodHandler(handler, this.client, method, Feign.configKey(target.type(), method))));
 			return factory.create(target, wrapped);
 		};
 	}

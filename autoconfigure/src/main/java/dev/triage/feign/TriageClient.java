@@ -26,6 +26,7 @@ import dev.triage.engine.Call;
 import dev.triage.engine.CapturedBody;
 import dev.triage.engine.ClientRuntime;
 import dev.triage.engine.Engine;
+import dev.triage.engine.ManagedClient;
 import dev.triage.engine.Requests;
 import feign.Client;
 import feign.MethodMetadata;
@@ -44,22 +45,19 @@ final class TriageClient implements Client {
 
 	private final Client delegate;
 
-	private final Engine engine;
+	private final ManagedClient client;
 
-	private final ClientRuntime runtime;
-
-	TriageClient(Client delegate, Engine engine) {
+	TriageClient(Client delegate, ManagedClient client) {
 		this.delegate = delegate;
-		this.engine = engine;
-		this.runtime = engine.runtime();
+		this.client = client;
 	}
 
 	@Override
 	public Response execute(Request request, Request.Options options) throws IOException {
-		Call call = Call.current(this.runtime);
+		Call call = Call.current(this.client);
 		if (call == null) {
 			// Not inside a managed method (a client used directly): a call of one attempt.
-			call = Call.open(this.runtime, "");
+			call = Call.open(this.client, "");
 			try {
 				return execute(call, request, options);
 			}
@@ -71,29 +69,30 @@ final class TriageClient implements Client {
 	}
 
 	private Response execute(Call call, Request request, Request.Options options) throws IOException {
+		Engine engine = call.engine();
 		RequestTemplate template = request.requestTemplate();
 		String primaryBase = (template != null && template.feignTarget() != null) ? template.feignTarget().url() : null;
-		Attempt attempt = this.engine.begin(call, request.httpMethod().name(), request.url(), primaryBase,
+		Attempt attempt = engine.begin(call, request.httpMethod().name(), request.url(), primaryBase,
 				request.body());
 		Request sent = (attempt.url().equals(request.url())) ? request : Request.create(request.httpMethod(),
 				attempt.url(), request.headers(), request.body(), request.charset(), template);
-		Request.Options effective = withinDeadline(options, call);
+		Request.Options effective = withinDeadline(engine, options, call);
 		boolean raw = returnsRawResponse(sent);
 		if (effective != null) {
-			this.engine.bound(call, effective.connectTimeoutMillis(), effective.readTimeoutMillis(), !raw);
+			engine.bound(call, effective.connectTimeoutMillis(), effective.readTimeoutMillis(), !raw);
 		}
 		else {
-			this.engine.bound(call, -1, -1, !raw);
+			engine.bound(call, -1, -1, !raw);
 		}
 		Response response;
 		try {
 			response = this.delegate.execute(sent, effective);
 		}
 		catch (IOException ex) {
-			throw this.engine.failed(attempt, ex, connectTimeout(effective), readTimeout(effective));
+			throw engine.failed(attempt, ex, connectTimeout(effective), readTimeout(effective));
 		}
 		catch (RuntimeException | Error ex) {
-			this.engine.interrupted(attempt);
+			engine.interrupted(attempt);
 			throw ex;
 		}
 		int status = response.status();
@@ -101,7 +100,7 @@ final class TriageClient implements Client {
 			String contentType = Requests.firstHeader(response.headers(), "Content-Type");
 			// A stream is watched whoever reads it: a decoder, or the caller of a method returning the response.
 			boolean watched = Engine.isEventStream(contentType);
-			Engine.Settlement settlement = this.engine.succeeded(attempt, status,
+			Engine.Settlement settlement = engine.succeeded(attempt, status,
 					(!raw || watched) && response.body() != null);
 			if (settlement == null) {
 				return response;
@@ -117,11 +116,11 @@ final class TriageClient implements Client {
 		if (raw) {
 			// The caller asked for the feign.Response itself: Feign hands it over without decoding errors, so
 			// the body is left whole for the caller and the status alone decides how the breaker counts it.
-			this.engine.responded(attempt, status, response.reason(), response.headers(), null);
+			engine.responded(attempt, status, response.reason(), response.headers(), null);
 			return response;
 		}
-		CapturedBody body = capture(response, this.runtime);
-		this.engine.responded(attempt, status, response.reason(), response.headers(), body);
+		CapturedBody body = capture(response, engine.runtime());
+		engine.responded(attempt, status, response.reason(), response.headers(), body);
 		return response.toBuilder().body(new BufferedBody(body)).build();
 	}
 
@@ -165,11 +164,11 @@ final class TriageClient implements Client {
 	/**
 	 * The deadline is the call's total budget: an attempt may not read for longer than what is left of it.
 	 */
-	private Request.Options withinDeadline(Request.Options options, Call call) {
+	private static Request.Options withinDeadline(Engine engine, Request.Options options, Call call) {
 		if (options == null) {
 			return null;
 		}
-		long read = this.engine.readTimeoutWithinDeadline(call, options.readTimeoutMillis());
+		long read = engine.readTimeoutWithinDeadline(call, options.readTimeoutMillis());
 		if (read == options.readTimeoutMillis()) {
 			return options;
 		}

@@ -25,6 +25,7 @@ import dev.triage.engine.Call;
 import dev.triage.engine.CapturedBody;
 import dev.triage.engine.ClientRuntime;
 import dev.triage.engine.Engine;
+import dev.triage.engine.ManagedClient;
 import dev.triage.policy.Rule;
 import feign.Request;
 import feign.Response;
@@ -38,38 +39,29 @@ import feign.codec.ErrorDecoder;
  */
 public final class TriageErrorDecoder implements ErrorDecoder {
 
-	private final Engine engine;
-
-	private final ClientRuntime runtime;
+	private final ManagedClient client;
 
 	/**
 	 * Create a decoder for one client.
-	 * @param runtime the client's runtime
+	 * @param client the client
 	 */
-	public TriageErrorDecoder(ClientRuntime runtime) {
-		this(new Engine(runtime));
-	}
-
-	/**
-	 * Create a decoder for one client.
-	 * @param engine the client's engine
-	 */
-	public TriageErrorDecoder(Engine engine) {
-		this.engine = engine;
-		this.runtime = engine.runtime();
+	public TriageErrorDecoder(ManagedClient client) {
+		this.client = client;
 	}
 
 	@Override
 	public Exception decode(String methodKey, Response response) {
-		Call call = Call.current(this.runtime);
-		CapturedBody body = TriageClient.capture(response, this.runtime);
-		Rule rule = this.runtime.policy().forStatus(response.status(), body.errorType());
+		Call call = Call.current(this.client);
+		Engine engine = (call != null) ? call.engine() : this.client.engine();
+		ClientRuntime runtime = engine.runtime();
+		CapturedBody body = TriageClient.capture(response, runtime);
+		Rule rule = runtime.policy().forStatus(response.status(), body.errorType());
 		UpstreamResponseException failure = answered(call, response);
 		if (failure == null) {
 			int attempts = (call != null) ? call.attempts() : 1;
 			Duration elapsed = (call != null) ? Duration.ofNanos(call.elapsedNanos()) : Duration.ZERO;
 			Request request = response.request();
-			failure = new UpstreamResponseException(this.engine.original(methodKey,
+			failure = new UpstreamResponseException(engine.original(methodKey,
 					(request != null) ? request.httpMethod().name() : null, (request != null) ? request.url() : null,
 					response.status(), response.reason(), response.headers(), body, attempts, elapsed,
 					(call != null) ? call.lastChannel() : OriginalResponse.PRIMARY));
@@ -77,7 +69,7 @@ public final class TriageErrorDecoder implements ErrorDecoder {
 		if (call != null) {
 			call.failed(failure, rule);
 		}
-		if (!rule.retries() && !(rule.failover() && this.runtime.channels().hasAlternatives())) {
+		if (!rule.retries() && !(rule.failover() && runtime.channels().hasAlternatives())) {
 			return failure;
 		}
 		return new TriageRetryableException(failure, rule, response.request());

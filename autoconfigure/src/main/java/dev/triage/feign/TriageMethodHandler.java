@@ -23,6 +23,7 @@ import dev.triage.UpstreamException;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.engine.Call;
 import dev.triage.engine.Engine;
+import dev.triage.engine.ManagedClient;
 import dev.triage.engine.RefusedException;
 import feign.InvocationHandlerFactory.MethodHandler;
 import feign.RetryableException;
@@ -35,35 +36,36 @@ final class TriageMethodHandler implements MethodHandler {
 
 	private final MethodHandler delegate;
 
-	private final Engine engine;
+	private final ManagedClient client;
 
 	private final Method method;
 
 	private final String methodKey;
 
-	TriageMethodHandler(MethodHandler delegate, Engine engine, Method method, String methodKey) {
+	TriageMethodHandler(MethodHandler delegate, ManagedClient client, Method method, String methodKey) {
 		this.delegate = delegate;
-		this.engine = engine;
+		this.client = client;
 		this.method = method;
 		this.methodKey = methodKey;
 	}
 
 	@Override
 	public Object invoke(Object[] argv) throws Throwable {
-		Call call = Call.open(this.engine.runtime(), this.methodKey);
+		Engine engine = this.client.engine();
+		Call call = Call.open(engine, this.methodKey);
 		try {
-			UpstreamUnavailableException refused = this.engine.refuseEarly(this.methodKey);
+			UpstreamUnavailableException refused = engine.refuseEarly(this.methodKey);
 			if (refused != null) {
-				return this.engine.fail(call, refused, refused, this.method, argv);
+				return engine.fail(call, refused, refused, this.method, argv);
 			}
 			Object result;
 			try {
 				result = this.delegate.invoke(argv);
 			}
 			catch (RuntimeException thrown) {
-				return ended(call, thrown, argv);
+				return ended(engine, call, thrown, argv);
 			}
-			this.engine.report(call, CallOutcome.SUCCESS, null, null, false);
+			engine.report(call, CallOutcome.SUCCESS, null, null, false);
 			return result;
 		}
 		finally {
@@ -74,20 +76,20 @@ final class TriageMethodHandler implements MethodHandler {
 	/**
 	 * The call threw: report it, and hand what actually happened to the fallback.
 	 */
-	private Object ended(Call call, RuntimeException thrown, Object[] argv) throws Throwable {
+	private Object ended(Engine engine, Call call, RuntimeException thrown, Object[] argv) throws Throwable {
 		UpstreamException typed = typed(thrown, call);
 		if (typed != null) {
-			return this.engine.fail(call, typed, typed, this.method, argv);
+			return engine.fail(call, typed, typed, this.method, argv);
 		}
 		UpstreamException answered = call.lastAnswer();
 		if (answered != null) {
 			// The user's own error decoder turned a real answer into an exception of its choice: the caller gets
 			// that exception, but metrics, log and fallback see what the upstream really said.
-			return this.engine.fail(call, answered, thrown, this.method, argv);
+			return engine.fail(call, answered, thrown, this.method, argv);
 		}
 		// Not the upstream's doing as far as Triage can tell (encoding, decoding a 2xx body): still a call the
 		// caller saw fail, so it is counted, never as a success.
-		this.engine.report(call, CallOutcome.FAILURE, thrown, null, true);
+		engine.report(call, CallOutcome.FAILURE, thrown, null, true);
 		throw thrown;
 	}
 
@@ -109,7 +111,7 @@ final class TriageMethodHandler implements MethodHandler {
 		if (thrown instanceof RetryableException retryable) {
 			if (retryable.getCause() instanceof RefusedException refused) {
 				UpstreamException last = call.lastAnswer();
-				return (last != null) ? last : new UpstreamUnavailableException(this.engine.runtime().name(),
+				return (last != null) ? last : new UpstreamUnavailableException(this.client.name(),
 						this.methodKey, refused.refusal(), refused.getMessage(), call.attempts());
 			}
 			if (retryable.getCause() instanceof java.io.IOException) {

@@ -25,6 +25,7 @@ import dev.triage.UpstreamTransportException;
 import dev.triage.engine.Call;
 import dev.triage.engine.ClientRuntime;
 import dev.triage.engine.Engine;
+import dev.triage.engine.ManagedClient;
 import dev.triage.engine.RefusedException;
 import dev.triage.engine.Requests;
 import dev.triage.engine.TransportFailureException;
@@ -45,9 +46,7 @@ import feign.Retryer;
  */
 public final class TriageRetryer implements Retryer {
 
-	private final Engine engine;
-
-	private final ClientRuntime runtime;
+	private final ManagedClient client;
 
 	private final long startNanos = System.nanoTime();
 
@@ -55,27 +54,20 @@ public final class TriageRetryer implements Retryer {
 
 	/**
 	 * Create a retryer for one client.
-	 * @param runtime the client's runtime
+	 * @param client the client
 	 */
-	public TriageRetryer(ClientRuntime runtime) {
-		this(new Engine(runtime));
-	}
-
-	/**
-	 * Create a retryer for one client.
-	 * @param engine the client's engine
-	 */
-	public TriageRetryer(Engine engine) {
-		this.engine = engine;
-		this.runtime = engine.runtime();
+	public TriageRetryer(ManagedClient client) {
+		this.client = client;
 	}
 
 	@Override
 	public void continueOrPropagate(RetryableException e) {
-		Call call = Call.current(this.runtime);
+		Call call = Call.current(this.client);
+		Engine engine = (call != null) ? call.engine() : this.client.engine();
+		ClientRuntime runtime = engine.runtime();
 		Throwable cause = e.getCause();
 		if (cause instanceof RefusedException refusal) {
-			throw this.engine.refused(call, refusal);
+			throw engine.refused(call, refusal);
 		}
 		int tries = (call != null) ? call.tries() : ++this.ownAttempts;
 		int attempts = (call != null) ? call.attempts() : tries;
@@ -91,11 +83,11 @@ public final class TriageRetryer implements Retryer {
 		else if (cause instanceof IOException io) {
 			TransportFailureException classified = (io instanceof TransportFailureException tfe) ? tfe : null;
 			TransportFailure kind = (classified != null) ? classified.failure() : TransportFailures.classify(io);
-			UpstreamTransportException transport = new UpstreamTransportException(this.runtime.name(),
+			UpstreamTransportException transport = new UpstreamTransportException(runtime.name(),
 					(call != null) ? call.methodKey() : "", requestLine(e.request()), kind,
 					(classified != null) ? classified.configuredTimeout() : null, attempts,
 					(classified != null) ? classified.io() : io);
-			rule = this.runtime.policy().forTransport(kind);
+			rule = runtime.policy().forTransport(kind);
 			if (call != null) {
 				call.failed(transport, rule);
 			}
@@ -104,15 +96,15 @@ public final class TriageRetryer implements Retryer {
 		else {
 			// A RetryableException from the user's own error decoder: judged by its status alone.
 			failure = e;
-			rule = this.runtime.policy().forStatus(e.status(), null);
+			rule = runtime.policy().forStatus(e.status(), null);
 		}
 		Request request = e.request();
-		boolean idempotent = request != null && this.engine.isIdempotent(request.httpMethod().name(), request.headers());
-		RetryDecision decision = this.engine.decide(call, rule, tries, idempotent, retryAfter, elapsed);
+		boolean idempotent = request != null && engine.isIdempotent(request.httpMethod().name(), request.headers());
+		RetryDecision decision = engine.decide(call, rule, tries, idempotent, retryAfter, elapsed);
 		if (!decision.retry()) {
 			throw failure;
 		}
-		this.engine.await(decision, failure);
+		engine.await(decision, failure);
 	}
 
 	static String requestLine(Request request) {
@@ -121,7 +113,7 @@ public final class TriageRetryer implements Retryer {
 
 	@Override
 	public Retryer clone() {
-		return new TriageRetryer(this.engine);
+		return new TriageRetryer(this.client);
 	}
 
 }

@@ -24,7 +24,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 import dev.triage.TriageFallback;
-import dev.triage.engine.Engine;
+import dev.triage.engine.ManagedClient;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.ProxyMethodInvocation;
@@ -104,22 +104,22 @@ public final class HttpServiceGroups {
 		}
 		this.check.check(name, (Iterable<Class<?>>) invoke(group, "httpServiceTypes"));
 		((RestClient.Builder) clientBuilder).apply(this.services.forClient(name, this.baseUrls.apply(name), true));
-		Engine engine = this.services.engine(name);
+		ManagedClient client = this.services.client(name);
 		Object customize = Proxy.newProxyInstance(classLoader, new Class<?>[] { customizer },
-				(p, m, a) -> "customize".equals(m.getName()) ? advise((ProxyFactory) a[0], (Class<?>) a[1], engine)
+				(p, m, a) -> "customize".equals(m.getName()) ? advise((ProxyFactory) a[0], (Class<?>) a[1], client)
 						: objectMethod(p, m, a));
 		invoke(factoryBuilder, "proxyFactoryCustomizer", customize);
 		return null;
 	}
 
-	private Object advise(ProxyFactory factory, Class<?> serviceType, Engine engine) {
+	private Object advise(ProxyFactory factory, Class<?> serviceType, ManagedClient client) {
 		TriageFallback<?> fallback = this.services.fallback(serviceType);
 		Map<Method, String> keys = new ConcurrentHashMap<>();
-		factory.addAdvice(0, (MethodInterceptor) (invocation) -> call(engine, fallback, serviceType, keys, invocation));
+		factory.addAdvice(0, (MethodInterceptor) (invocation) -> call(client, fallback, serviceType, keys, invocation));
 		return null;
 	}
 
-	private static Object call(Engine engine, TriageFallback<?> fallback, Class<?> serviceType,
+	private static Object call(ManagedClient client, TriageFallback<?> fallback, Class<?> serviceType,
 			Map<Method, String> keys, MethodInvocation invocation) throws Throwable {
 		Method method = invocation.getMethod();
 		if (method.isDefault() || method.getDeclaringClass() == Object.class) {
@@ -127,7 +127,7 @@ public final class HttpServiceGroups {
 		}
 		boolean[] first = { true };
 		String methodKey = keys.computeIfAbsent(method, (m) -> ManagedHttpServices.methodKey(serviceType, m));
-		return ManagedHttpServices.call(engine, fallback, methodKey, method,
+		return ManagedHttpServices.call(client, fallback, methodKey, method,
 				invocation.getArguments(), () -> {
 					if (first[0]) {
 						first[0] = false;

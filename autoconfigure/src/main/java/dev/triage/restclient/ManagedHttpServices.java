@@ -36,6 +36,7 @@ import dev.triage.UpstreamException;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.engine.Call;
 import dev.triage.engine.Engine;
+import dev.triage.engine.ManagedClient;
 import dev.triage.engine.ManagedClients;
 import dev.triage.policy.RetryDecision;
 import org.springframework.web.client.RestClient;
@@ -55,8 +56,6 @@ public final class ManagedHttpServices implements TriageHttpServices {
 	private final Predicate<String> enabled;
 
 	private final Function<Class<?>, TriageFallback<?>> fallbacks;
-
-	private final Map<String, Engine> engines = new ConcurrentHashMap<>();
 
 	/**
 	 * Create the HTTP service client adapter.
@@ -78,7 +77,7 @@ public final class ManagedHttpServices implements TriageHttpServices {
 		if (!this.enabled.test(client)) {
 			return proxy;
 		}
-		return wrap(engine(client), serviceType, proxy);
+		return wrap(this.clients.client(client), serviceType, proxy);
 	}
 
 	@Override
@@ -99,7 +98,7 @@ public final class ManagedHttpServices implements TriageHttpServices {
 			return (builder) -> {
 			};
 		}
-		TriageRequestInterceptor interceptor = new TriageRequestInterceptor(engine(client), baseUrl);
+		TriageRequestInterceptor interceptor = new TriageRequestInterceptor(this.clients.client(client), baseUrl);
 		return (builder) -> builder.requestInterceptors((interceptors) -> {
 			interceptors.removeIf(TriageRequestInterceptor.class::isInstance);
 			if (first) {
@@ -129,12 +128,12 @@ public final class ManagedHttpServices implements TriageHttpServices {
 		return this.fallbacks.apply(serviceType);
 	}
 
-	Engine engine(String client) {
-		return this.engines.computeIfAbsent(client, (name) -> new Engine(this.clients.get(name)));
+	ManagedClient client(String client) {
+		return this.clients.client(client);
 	}
 
 	@SuppressWarnings("unchecked")
-	private <S> S wrap(Engine engine, Class<S> serviceType, S target) {
+	private <S> S wrap(ManagedClient client, Class<S> serviceType, S target) {
 		TriageFallback<?> fallback = this.fallbacks.apply(serviceType);
 		// Built once per method, not per call.
 		Map<Method, String> keys = new ConcurrentHashMap<>();
@@ -145,7 +144,7 @@ public final class ManagedHttpServices implements TriageHttpServices {
 			if (method.isDefault()) {
 				return InvocationHandler.invokeDefault(proxy, method, args);
 			}
-			return call(engine, fallback, keys.computeIfAbsent(method, (m) -> methodKey(serviceType, m)), method, args,
+			return call(client, fallback, keys.computeIfAbsent(method, (m) -> methodKey(serviceType, m)), method, args,
 					() -> invoke(method, target, args));
 		};
 		return (S) Proxy.newProxyInstance(serviceType.getClassLoader(), new Class<?>[] { serviceType }, handler);
@@ -154,7 +153,7 @@ public final class ManagedHttpServices implements TriageHttpServices {
 	/**
 	 * One call of a service interface's method: the call is opened here; when it finally fails the engine hands
 	 * what actually happened to the fallback.
-	 * @param engine the client's engine
+	 * @param client the client
 	 * @param fallback the service interface's fallback, {@code null} for none
 	 * @param methodKey the method key
 	 * @param method the method
@@ -164,9 +163,10 @@ public final class ManagedHttpServices implements TriageHttpServices {
 	 * @return what the method returns, or the fallback's answer
 	 * @throws Throwable what the call or the fallback threw
 	 */
-	static Object call(Engine engine, TriageFallback<?> fallback, String methodKey, Method method, Object[] args,
-			Invocation invocation) throws Throwable {
-		Call call = Call.open(engine.runtime(), methodKey);
+	static Object call(ManagedClient client, TriageFallback<?> fallback, String methodKey, Method method,
+			Object[] args, Invocation invocation) throws Throwable {
+		Call call = Call.open(client, methodKey);
+		Engine engine = call.engine();
 		try {
 			UpstreamUnavailableException refused = engine.refuseEarly(methodKey);
 			if (refused != null) {

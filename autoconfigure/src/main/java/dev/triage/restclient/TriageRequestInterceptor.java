@@ -35,6 +35,7 @@ import dev.triage.engine.Call;
 import dev.triage.engine.CapturedBody;
 import dev.triage.engine.ClientRuntime;
 import dev.triage.engine.Engine;
+import dev.triage.engine.ManagedClient;
 import dev.triage.engine.RefusedException;
 import dev.triage.policy.RetryDecision;
 import dev.triage.policy.Rule;
@@ -58,45 +59,35 @@ import org.springframework.http.client.support.HttpRequestWrapper;
  */
 public final class TriageRequestInterceptor implements ClientHttpRequestInterceptor {
 
-	private final Engine engine;
-
-	private final ClientRuntime runtime;
+	private final ManagedClient client;
 
 	private final String primaryBase;
 
 	/**
 	 * Create the interceptor of one client.
-	 * @param engine the client's engine
+	 * @param client the client
 	 * @param primaryBase the client's base URL (its {@code primary} channel), {@code null} when unknown: then a
 	 * channel replaces the request's scheme, host and port
 	 */
-	public TriageRequestInterceptor(Engine engine, String primaryBase) {
-		this.engine = engine;
-		this.runtime = engine.runtime();
+	public TriageRequestInterceptor(ManagedClient client, String primaryBase) {
+		this.client = client;
 		this.primaryBase = primaryBase;
-	}
-
-	/**
-	 * Return the engine.
-	 * @return the engine
-	 */
-	Engine engine() {
-		return this.engine;
 	}
 
 	@Override
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {
-		Call call = Call.current(this.runtime);
+		Call call = Call.current(this.client);
 		if (call != null) {
 			return attempts(call, request, body, execution);
 		}
 		// A call made on the RestClient directly (no service interface): the call is this exchange.
-		call = Call.open(this.runtime, request.getMethod().name() + " " + this.runtime.name());
+		call = Call.open(this.client, request.getMethod().name() + " " + this.client.name());
+		Engine engine = call.engine();
 		try {
-			UpstreamUnavailableException refused = this.engine.refuseEarly(call.methodKey());
+			UpstreamUnavailableException refused = engine.refuseEarly(call.methodKey());
 			if (refused != null) {
-				this.engine.reportFailure(call, refused);
+				engine.reportFailure(call, refused);
 				throw refused;
 			}
 			ClientHttpResponse response;
@@ -104,14 +95,14 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 				response = attempts(call, request, body, execution);
 			}
 			catch (UpstreamException ex) {
-				this.engine.reportFailure(call, ex);
+				engine.reportFailure(call, ex);
 				throw ex;
 			}
 			if (response instanceof CapturedResponse captured) {
-				this.engine.reportFailure(call, captured.failure());
+				engine.reportFailure(call, captured.failure());
 			}
 			else {
-				this.engine.report(call, CallOutcome.SUCCESS, null, null, false);
+				engine.report(call, CallOutcome.SUCCESS, null, null, false);
 			}
 			return response;
 		}
@@ -122,19 +113,20 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 
 	private ClientHttpResponse attempts(Call call, HttpRequest request, byte[] body,
 			ClientHttpRequestExecution execution) throws IOException {
+		Engine engine = call.engine();
 		String url = request.getURI().toString();
 		String method = request.getMethod().name();
 		String base = (this.primaryBase != null) ? this.primaryBase : origin(request.getURI());
-		boolean idempotent = this.engine.isIdempotent(method, request.getHeaders().getFirst("Idempotency-Key") != null);
+		boolean idempotent = engine.isIdempotent(method, request.getHeaders().getFirst("Idempotency-Key") != null);
 		call.idempotent(idempotent);
 		CapturedResponse last = null;
 		while (true) {
 			Attempt attempt;
 			try {
-				attempt = this.engine.begin(call, method, url, base, body);
+				attempt = engine.begin(call, method, url, base, body);
 			}
 			catch (RefusedException refused) {
-				UpstreamException ended = this.engine.refused(call, refused);
+				UpstreamException ended = engine.refused(call, refused);
 				if (last != null && ended == last.failure()) {
 					return last;
 				}
@@ -142,72 +134,72 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 			}
 			HttpRequest sent = attempt.url().equals(url) ? request : onChannel(request, attempt.url());
 			call.clientTimeouts(null, null);
-			this.engine.bound(call, -1, -1, true);
+			engine.bound(call, -1, -1, true);
 			ClientHttpResponse response;
 			try {
 				response = execution.execute(sent, body);
 			}
 			catch (IOException ex) {
-				this.engine.failed(attempt, ex, call.clientConnectTimeout(), call.clientReadTimeout());
+				engine.failed(attempt, ex, call.clientConnectTimeout(), call.clientReadTimeout());
 				UpstreamTransportException failure = (UpstreamTransportException) call.lastAnswer();
 				Rule rule = call.lastRule();
 				call.failed(failure, rule);
 				last = null;
-				RetryDecision decision = this.engine.decide(call, rule, call.tries(), idempotent, Optional.empty(),
+				RetryDecision decision = engine.decide(call, rule, call.tries(), idempotent, Optional.empty(),
 						Duration.ofNanos(call.elapsedNanos()));
 				if (!decision.retry()) {
 					throw failure;
 				}
-				this.engine.await(decision, failure);
+				engine.await(decision, failure);
 				continue;
 			}
 			catch (RuntimeException | Error ex) {
-				this.engine.interrupted(attempt);
+				engine.interrupted(attempt);
 				throw ex;
 			}
 			int status = response.getStatusCode().value();
 			if (status >= 200 && status < 300) {
-				Engine.Settlement settlement = this.engine.succeeded(attempt, status, true);
+				Engine.Settlement settlement = engine.succeeded(attempt, status, true);
 				return new GuardedResponse(response, settlement, call.clientConnectTimeout(), call.clientReadTimeout());
 			}
 			CapturedBody captured;
 			try {
-				captured = capture(response, status);
+				captured = capture(engine.runtime(), response, status);
 			}
 			finally {
 				// Closed before any retry: an unclosed answer would keep its pooled connection.
 				response.close();
 			}
-			Engine.Answer answer = this.engine.responded(attempt, status, response.getStatusText(),
+			Engine.Answer answer = engine.responded(attempt, status, response.getStatusText(),
 					headers(response.getHeaders()), captured);
 			UpstreamResponseException failure = answer.exception();
 			call.failed(failure, answer.rule());
 			last = new CapturedResponse(response.getStatusCode(), response.getStatusText(), response.getHeaders(),
 					captured.bytes(), failure);
 			Rule rule = answer.rule();
-			if (!rule.retries() && !(rule.failover() && this.runtime.channels().hasAlternatives())) {
+			if (!rule.retries() && !(rule.failover() && engine.runtime().channels().hasAlternatives())) {
 				return last;
 			}
-			RetryDecision decision = this.engine.decide(call, rule, call.tries(), idempotent,
+			RetryDecision decision = engine.decide(call, rule, call.tries(), idempotent,
 					failure.response().retryAfter(), Duration.ofNanos(call.elapsedNanos()));
 			if (!decision.retry()) {
 				return last;
 			}
-			this.engine.await(decision, failure);
+			engine.await(decision, failure);
 		}
 	}
 
-	private CapturedBody capture(ClientHttpResponse response, int status) {
+	private static CapturedBody capture(ClientRuntime runtime, ClientHttpResponse response, int status) {
 		InputStream in;
 		try {
 			in = response.getBody();
 		}
 		catch (IOException ex) {
-			return new CapturedBody(new byte[0], true, this.runtime.errorTypes().extract(new byte[0]));
+			return new CapturedBody(new byte[0], true, runtime.errorTypes().extract(new byte[0]));
 		}
 		long declared = response.getHeaders().getContentLength();
 		return BodyCapture.capture(in, (declared >= 0 && declared <= Integer.MAX_VALUE) ? (int) declared : null,
-				this.runtime, status);
+				runtime, status);
 	}
 
 	/**

@@ -17,6 +17,7 @@
 package dev.triage.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 
 import org.junit.jupiter.api.Test;
@@ -29,8 +30,8 @@ class CallTests {
 
 	@Test
 	void aNestedCallHasItsOwnContextAndTheOuterOneIsBackAfterIt() {
-		ClientRuntime billing = mock(ClientRuntime.class);
-		ClientRuntime inventory = mock(ClientRuntime.class);
+		ManagedClient billing = client("billing");
+		ManagedClient inventory = client("inventory");
 
 		Call outer = Call.open(billing, "BillingClient#invoices()");
 		Call inner = Call.open(inventory, "InventoryClient#item(String)");
@@ -45,6 +46,32 @@ class CallTests {
 		outer.close();
 		assertThat(Call.innermost()).isNull();
 		assertThat(Call.current(billing)).isNull();
+	}
+
+	@Test
+	void aCallKeepsTheEngineItOpenedWith() {
+		ManagedClient billing = client("billing");
+		Engine first = billing.engine();
+		Call call = Call.open(billing, "BillingClient#invoices()");
+		Engine second = mock(Engine.class);
+		given(billing.engine()).willReturn(second);
+		try {
+			assertThat(Call.current(billing).engine()).isSameAs(first);
+		}
+		finally {
+			call.close();
+		}
+	}
+
+	private static ManagedClient client(String name) {
+		ClientRuntime runtime = mock(ClientRuntime.class);
+		given(runtime.name()).willReturn(name);
+		Engine engine = mock(Engine.class);
+		given(engine.runtime()).willReturn(runtime);
+		ManagedClient client = mock(ManagedClient.class);
+		given(client.name()).willReturn(name);
+		given(client.engine()).willReturn(engine);
+		return client;
 	}
 
 }

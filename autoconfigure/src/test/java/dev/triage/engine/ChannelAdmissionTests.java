@@ -74,7 +74,9 @@ class ChannelAdmissionTests {
 		given(runtime.channels())
 			.willReturn(new Channels(List.of(new Channel("primary", null, UpstreamBreaker.NONE, pause))));
 		Protections.ChannelAdmission admission = new Protections.ChannelAdmission(runtime);
-		Call call = Call.open(runtime, "InventoryClient#item(String)");
+		Engine engine = mock(Engine.class);
+		given(engine.runtime()).willReturn(runtime);
+		Call call = Call.open(engine, "InventoryClient#item(String)");
 		try {
 			RefusedException refused = admission.before(new Attempt(call, "GET", "http://inventory/items/1", null));
 

@@ -1,0 +1,71 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.triage.engine;
+
+/**
+ * One managed client as the adapters hold it: its name, and the engine of the settings in force. A reload
+ * (SPEC §12) puts a new engine in place; a call takes the engine once, when it opens ({@link Call#open}), and keeps
+ * it to its last attempt, so a call never sees part of a change.
+ */
+public final class ManagedClient {
+
+	private final String name;
+
+	private volatile Engine engine;
+
+	/**
+	 * Create a client with its first settings.
+	 * @param runtime the client's runtime
+	 */
+	public ManagedClient(ClientRuntime runtime) {
+		this.name = runtime.name();
+		this.engine = new Engine(runtime);
+	}
+
+	/**
+	 * Return the client's name.
+	 * @return the name
+	 */
+	public String name() {
+		return this.name;
+	}
+
+	/**
+	 * Return the engine of the settings in force now; a call takes it once, when it opens.
+	 * @return the engine
+	 */
+	public Engine engine() {
+		return this.engine;
+	}
+
+	/**
+	 * Return the runtime of the settings in force now.
+	 * @return the runtime
+	 */
+	public ClientRuntime runtime() {
+		return this.engine.runtime();
+	}
+
+	/**
+	 * Put new settings in force for calls that open from now on.
+	 * @param runtime the client's new runtime
+	 */
+	void use(ClientRuntime runtime) {
+		this.engine = new Engine(runtime);
+	}
+
+}
