@@ -84,7 +84,7 @@ public class EngineBenchmark {
 	 */
 	@Benchmark
 	public Call engine2xx() throws RefusedException {
-		Call call = Call.open(this.okRuntime, METHOD_KEY);
+		Call call = Call.open(this.ok, METHOD_KEY);
 		try {
 			Attempt attempt = this.ok.begin(call, "GET", URL, null, null);
 			this.ok.bound(call, -1, -1, true);
@@ -103,7 +103,7 @@ public class EngineBenchmark {
 	 */
 	@Benchmark
 	public RetryDecision engine503Retried() throws RefusedException {
-		Call call = Call.open(this.failingRuntime, METHOD_KEY);
+		Call call = Call.open(this.failing, METHOD_KEY);
 		try {
 			Attempt attempt = this.failing.begin(call, "GET", URL, null, null);
 			this.failing.bound(call, -1, -1, true);

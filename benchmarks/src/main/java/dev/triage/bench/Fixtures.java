@@ -33,6 +33,7 @@ import dev.triage.channel.Channel;
 import dev.triage.channel.Channels;
 import dev.triage.engine.CallLog;
 import dev.triage.engine.ClientRuntime;
+import dev.triage.engine.ManagedClient;
 import dev.triage.engine.CompositeCallObserver;
 import dev.triage.feign.TriageCapability;
 import dev.triage.feign.TriageErrorDecoder;
@@ -105,11 +106,12 @@ public final class Fixtures {
 	 * A Feign client managed by Triage the way the auto-configuration wires it.
 	 */
 	static Api triage(Client client, ClientRuntime runtime, String url) {
+		ManagedClient managed = new ManagedClient(runtime);
 		return Feign.builder()
 			.client(client)
-			.addCapability(new TriageCapability(runtime))
-			.errorDecoder(new TriageErrorDecoder(runtime))
-			.retryer(new TriageRetryer(runtime))
+			.addCapability(new TriageCapability(managed))
+			.errorDecoder(new TriageErrorDecoder(managed))
+			.retryer(new TriageRetryer(managed))
 			.target(Api.class, url);
 	}
 

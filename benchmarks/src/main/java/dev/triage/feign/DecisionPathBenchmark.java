@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
 import dev.triage.bench.Fixtures;
 import dev.triage.engine.Call;
 import dev.triage.engine.ClientRuntime;
-import dev.triage.engine.Engine;
+import dev.triage.engine.ManagedClient;
 import feign.Client;
 import feign.Request;
 import feign.Response;
@@ -70,15 +70,21 @@ public class DecisionPathBenchmark {
 
 	private TriageErrorDecoder decoder;
 
+	private ManagedClient okClient;
+
+	private ManagedClient failingClient;
+
 	@Setup
 	public void setUp() {
 		this.ok = Fixtures.answering(200, "\"ok\"".getBytes(StandardCharsets.UTF_8));
 		this.failing = Fixtures.answering(503, Fixtures.JSON_404);
 		this.okRuntime = Fixtures.runtime(Fixtures.neverOpening());
 		this.failingRuntime = Fixtures.runtime(Fixtures.neverOpening());
-		this.triageOk = new TriageClient(this.ok, new Engine(this.okRuntime));
-		this.triageFailing = new TriageClient(this.failing, new Engine(this.failingRuntime));
-		this.decoder = new TriageErrorDecoder(this.failingRuntime);
+		this.okClient = new ManagedClient(this.okRuntime);
+		this.failingClient = new ManagedClient(this.failingRuntime);
+		this.triageOk = new TriageClient(this.ok, this.okClient);
+		this.triageFailing = new TriageClient(this.failing, this.failingClient);
+		this.decoder = new TriageErrorDecoder(this.failingClient);
 	}
 
 	/**
@@ -94,7 +100,7 @@ public class DecisionPathBenchmark {
 	 */
 	@Benchmark
 	public int success2xx() throws IOException {
-		Call call = Call.open(this.okRuntime, METHOD_KEY);
+		Call call = Call.open(this.okClient, METHOD_KEY);
 		try {
 			return readAll(this.triageOk.execute(REQUEST, this.options));
 		}
@@ -117,7 +123,7 @@ public class DecisionPathBenchmark {
 	 */
 	@Benchmark
 	public Exception failed503() throws IOException {
-		Call call = Call.open(this.failingRuntime, METHOD_KEY);
+		Call call = Call.open(this.failingClient, METHOD_KEY);
 		try {
 			return this.decoder.decode(METHOD_KEY, this.triageFailing.execute(REQUEST, this.options));
 		}
