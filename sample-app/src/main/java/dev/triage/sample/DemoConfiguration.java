@@ -35,6 +35,7 @@ import dev.triage.sample.clients.SmsClient;
 import dev.triage.sample.clients.StormClient;
 import dev.triage.sample.clients.WarehouseApi;
 import dev.triage.sample.clients.WarehouseFallback;
+import dev.triage.sample.tour.FleetScene;
 import dev.triage.sample.tour.LastCall;
 import dev.triage.sample.tour.Tour;
 import dev.triage.sample.tour.TourRunner;
@@ -118,10 +119,19 @@ class DemoConfiguration {
 			Gateway gateway, ManagedClients clients, CircuitBreakerRegistry breakers, LastCall lastCall,
 			StormClient storm, BulkClient bulk, LimitedClient limited, RateLimiterRegistry limiters, SmsClient sms,
 			@Qualifier("backupUpstream") ChaosUpstream backupUpstream, DeadLetters deadLetters, WarehouseApi warehouse,
-			BulkheadRegistry bulkheads) {
+			BulkheadRegistry bulkheads, FleetScene fleet) {
 		return new Tour(catalog, inventory, llm, cache, upstream, gateway, clients, breakers, lastCall,
 				new Tour.OverloadClients(storm, bulk, limited), limiters,
-				new Tour.Failover(sms, backupUpstream, deadLetters), warehouse, bulkheads);
+				new Tour.Failover(sms, backupUpstream, deadLetters), warehouse, bulkheads, fleet);
+	}
+
+	/**
+	 * The fleet scene: three more instances sharing a {@code redis-server} the tour starts, when there is one.
+	 */
+	@Bean
+	FleetScene fleetScene(ChaosUpstream upstream, @Value("${demo.fleet.enabled:true}") boolean enabled,
+			@Value("${demo.fleet.redis-server:}") String redisServer) {
+		return new FleetScene(upstream, enabled, redisServer);
 	}
 
 	@Bean

@@ -16,6 +16,7 @@
 
 package dev.triage.sample;
 
+import dev.triage.sample.clients.SmsClient;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.cloud.openfeign.EnableFeignClients;
@@ -24,7 +25,8 @@ import org.springframework.cloud.openfeign.EnableFeignClients;
  * Triage's demo: Feign clients using the starter against upstreams on loopback.
  */
 @SpringBootApplication
-@EnableFeignClients
+// the clients package only: dev.triage.sample.fleet has the fleet scene's instances' own clients
+@EnableFeignClients(basePackageClasses = SmsClient.class)
 public class SampleApplication {
 
 	public static void main(String[] args) {

@@ -26,9 +26,11 @@ import java.util.stream.Collectors;
 
 import dev.triage.engine.ManagedClients;
 import dev.triage.policy.Rule;
+import dev.triage.sample.tour.FleetScene;
 import dev.triage.sample.tour.Row;
 import dev.triage.sample.tour.Tour;
 import dev.triage.sample.tour.TourRunner;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -200,6 +202,37 @@ class TourTests {
 		assertThat(row(Tour.HTTP + "breaker open").failureClass()).isEqualTo("refused breaker_open");
 		assertThat(row(Tour.HTTP + "breaker open").fallback()).isEqualTo("yes: (UpstreamUnavailableException, null)");
 		assertThat(row(Tour.HTTP + "breaker open").callerGot()).isEqualTo("cached item (degraded: refused BREAKER_OPEN)");
+	}
+
+	/**
+	 * The fleet scene needs a {@code redis-server} on the PATH: without one it is skipped with the reason shown,
+	 * unless {@code TRIAGE_REQUIRE_REDIS=true} (as in CI) makes that a failure.
+	 */
+	@Test
+	void aFleetOfThreeInstancesSharesOnePauseAndOneRateLimit() {
+		Row pause = row(FleetScene.PAUSE);
+		Row limit = row(FleetScene.LIMIT);
+		if (!pause.played()) {
+			assertThat(System.getenv("TRIAGE_REQUIRE_REDIS")).as("redis-server is required here, the fleet scene was skipped: "
+					+ pause.skipped()).isNotEqualTo("true");
+			System.out.println("Fleet scene SKIPPED: " + pause.skipped() + "; to play it: " + pause.callerGot());
+			Assumptions.abort(pause.skipped());
+		}
+		assertThat(pause.disagreements()).isEmpty();
+		assertThat(pause.wire()).as("instance 1's 429 only").isEqualTo(1);
+		assertThat(pause.failureClass()).isEqualTo("refused paused");
+		assertThat(pause.callerGot())
+			.startsWith("1 request reached the upstream; instances 2 and 3 refused PAUSED locally");
+
+		assertThat(limit.played()).isTrue();
+		assertThat(limit.disagreements()).isEmpty();
+		int refused = Integer.parseInt(limit.callerGot().substring(0, limit.callerGot().indexOf(' ')));
+		assertThat(limit.callerGot()).startsWith(refused + " refused RATE_LIMITED; sent by instance 1/2/3: ");
+		assertThat(limit.wire() + refused).as("every call was sent or refused").isEqualTo(15);
+		assertThat(refused).isPositive();
+		// SPEC 13: 5 per 10s for the fleet, plus at most the 3 instances' unused leases (lease 1), per period touched
+		long periods = Math.max(1, (limit.waited().toMillis() + 9_999) / 10_000);
+		assertThat((long) limit.wire()).isBetween(1L, 5 * periods + 3);
 	}
 
 	@Test

@@ -32,12 +32,36 @@ import java.util.List;
  * @param fallback whether a fallback answered, and with what
  * @param callerGot what the caller got back
  * @param disagreements where the call behaved differently from the policy table; empty when it agreed
+ * @param skipped why the scenario was not played, {@code null} when it was
  */
 public record Row(String scenario, String upstreamDid, String failureClass, int wire, Duration waited,
-		String breakerAfter, String fallback, String callerGot, List<String> disagreements) {
+		String breakerAfter, String fallback, String callerGot, List<String> disagreements, String skipped) {
+
+	/**
+	 * A played row.
+	 */
+	public Row(String scenario, String upstreamDid, String failureClass, int wire, Duration waited,
+			String breakerAfter, String fallback, String callerGot, List<String> disagreements) {
+		this(scenario, upstreamDid, failureClass, wire, waited, breakerAfter, fallback, callerGot, disagreements, null);
+	}
+
+	/**
+	 * A scenario that could not be played here, and what it needs.
+	 * @param scenario the scenario
+	 * @param reason why it was not played
+	 * @param howToPlay what it needs
+	 * @return the row
+	 */
+	public static Row skipped(String scenario, String reason, String howToPlay) {
+		return new Row(scenario, "skipped: " + reason, "-", 0, Duration.ZERO, "-", "-", howToPlay, List.of(), reason);
+	}
 
 	public boolean agrees() {
 		return this.disagreements.isEmpty();
+	}
+
+	public boolean played() {
+		return this.skipped == null;
 	}
 
 }

@@ -126,10 +126,13 @@ public class Tour {
 
 	private final WarehouseApi warehouse;
 
+	private final FleetScene fleet;
+
 	public Tour(CatalogClient catalog, InventoryClient inventory, LlmClient llm, ItemCache cache,
 			ChaosUpstream upstream, Gateway gateway, ManagedClients clients, CircuitBreakerRegistry breakers,
 			LastCall lastCall, OverloadClients overload, RateLimiterRegistry limiters, Failover failover,
-			WarehouseApi warehouse, io.github.resilience4j.bulkhead.BulkheadRegistry bulkheads) {
+			WarehouseApi warehouse, io.github.resilience4j.bulkhead.BulkheadRegistry bulkheads, FleetScene fleet) {
+		this.fleet = fleet;
 		this.bulkheads = bulkheads;
 		this.warehouse = warehouse;
 		this.failover = failover;
@@ -194,6 +197,7 @@ public class Tour {
 		rows.addAll(poisonRows());
 		rows.addAll(httpServiceRows());
 		rows.addAll(seedRows());
+		rows.addAll(this.fleet.play());
 		return rows;
 	}
 
@@ -676,7 +680,7 @@ public class Tour {
 				check.apply(observed));
 	}
 
-	private static String describe(Object result, Throwable thrown) {
+	static String describe(Object result, Throwable thrown) {
 		if (thrown instanceof UpstreamResponseException response) {
 			return "UpstreamResponseException " + response.response().status()
 					+ ((response.response().errorType() != null) ? " " + response.response().errorType() : "");

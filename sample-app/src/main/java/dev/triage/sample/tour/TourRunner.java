@@ -82,8 +82,12 @@ public class TourRunner implements ApplicationRunner {
 		System.out.print(TourTable.render(rows));
 		System.out.println();
 		System.out.println("Non-standard statuses counted (triage.attempts, class=nonstandard): " + nonStandard());
-		System.out.println((disagreeing == 0) ? "All " + rows.size() + " scenarios behaved as the policy table says."
-				: disagreeing + " of " + rows.size() + " scenarios behaved differently from the policy table.");
+		List<Row> skipped = rows.stream().filter((row) -> !row.played()).toList();
+		String played = (rows.size() - skipped.size()) + " scenarios" + (skipped.isEmpty() ? "" : " played");
+		System.out.println((disagreeing == 0) ? "All " + played + " behaved as the policy table says."
+				: disagreeing + " of " + played + " behaved differently from the policy table.");
+		skipped.forEach((row) -> System.out.println("Skipped \"" + row.scenario() + "\": " + row.skipped()
+				+ "; to play it: " + row.callerGot()));
 		if (this.exitAfterTour) {
 			int code = exitCode(rows);
 			System.exit(SpringApplication.exit(this.context, () -> code));

@@ -36,7 +36,7 @@ public final class TourTable {
 		for (Row row : rows) {
 			cells.add(new String[] { row.scenario(), row.upstreamDid(), row.failureClass(), Integer.toString(row.wire()),
 					row.waited().toMillis() + "ms", row.breakerAfter(), row.fallback(), row.callerGot(),
-					row.agrees() ? "yes" : "NO: " + String.join("; ", row.disagreements()) });
+					!row.agrees() ? "NO: " + String.join("; ", row.disagreements()) : row.played() ? "yes" : "skipped" });
 		}
 		int[] widths = new int[HEADERS.length];
 		for (String[] line : cells) {
