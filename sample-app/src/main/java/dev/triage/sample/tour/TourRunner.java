@@ -16,6 +16,8 @@
 
 package dev.triage.sample.tour;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -86,8 +88,13 @@ public class TourRunner implements ApplicationRunner {
 		String played = (rows.size() - skipped.size()) + " scenarios" + (skipped.isEmpty() ? "" : " played");
 		System.out.println((disagreeing == 0) ? "All " + played + " behaved as the policy table says."
 				: disagreeing + " of " + played + " behaved differently from the policy table.");
-		skipped.forEach((row) -> System.out.println("Skipped \"" + row.scenario() + "\": " + row.skipped()
-				+ "; to play it: " + row.callerGot()));
+		// one line per reason: the rows of one scene are skipped together
+		Map<String, List<String>> byReason = new LinkedHashMap<>();
+		skipped.forEach((row) -> byReason
+			.computeIfAbsent(row.skipped() + "; to play it: " + row.callerGot(), (reason) -> new ArrayList<>())
+			.add("\"" + row.scenario() + "\""));
+		byReason.forEach((reason, scenarios) -> System.out.println("Skipped " + String.join(", ", scenarios) + ": "
+				+ reason));
 		if (this.exitAfterTour) {
 			int code = exitCode(rows);
 			System.exit(SpringApplication.exit(this.context, () -> code));
