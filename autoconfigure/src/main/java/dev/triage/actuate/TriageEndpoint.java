@@ -16,6 +16,7 @@
 
 package dev.triage.actuate;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.triage.breaker.Resilience4jUpstreamBreaker;
 import dev.triage.channel.Channel;
 import dev.triage.engine.ClientRuntime;
@@ -39,6 +41,7 @@ import dev.triage.policy.PolicyTable;
 import dev.triage.policy.Rule;
 import dev.triage.policy.RuleField;
 import dev.triage.policy.RuleOverride;
+import dev.triage.reload.ConfigHistory;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -61,6 +64,8 @@ public class TriageEndpoint {
 	private final Map<String, String> primaryUrls;
 
 	private final FleetStatus fleet;
+
+	private final ConfigHistory config;
 
 	/**
 	 * Create the endpoint without the primaries' base URLs.
@@ -90,10 +95,24 @@ public class TriageEndpoint {
 	 */
 	public TriageEndpoint(ManagedClients clients, RecentFailures failures, Map<String, String> primaryUrls,
 			FleetStatus fleet) {
+		this(clients, failures, primaryUrls, fleet, new ConfigHistory(Clock.systemUTC()));
+	}
+
+	/**
+	 * Create the endpoint.
+	 * @param clients the managed clients
+	 * @param failures the recent failures
+	 * @param primaryUrls per client name, the base URL of its primary channel (sanitized here before shown)
+	 * @param fleet where the fleet's shared state is kept
+	 * @param config the settings' version history
+	 */
+	public TriageEndpoint(ManagedClients clients, RecentFailures failures, Map<String, String> primaryUrls,
+			FleetStatus fleet, ConfigHistory config) {
 		this.clients = clients;
 		this.failures = failures;
 		this.primaryUrls = Map.copyOf(primaryUrls);
 		this.fleet = fleet;
+		this.config = config;
 	}
 
 	/**
@@ -107,7 +126,8 @@ public class TriageEndpoint {
 			.forEach((name, runtime) -> summaries.put(name,
 					new ClientSummary(runtime.breaker().state(), this.failures.of(name).size(),
 							runtime.fallback() != null)));
-		return new ClientsDescriptor(summaries, new FleetDescriptor(this.fleet.store(), this.fleet.connected()));
+		return new ClientsDescriptor(summaries, new FleetDescriptor(this.fleet.store(), this.fleet.connected()),
+				ConfigDescriptor.of(this.config.status()));
 	}
 
 	/**
@@ -278,9 +298,26 @@ public class TriageEndpoint {
 	 *
 	 * @param clients per client name, a summary
 	 * @param fleet what the instances of the fleet share
+	 * @param config the version of the settings in force, when it was applied and the last change refused
 	 */
-	public record ClientsDescriptor(Map<String, ClientSummary> clients, FleetDescriptor fleet)
-			implements OperationResponseBody {
+	public record ClientsDescriptor(Map<String, ClientSummary> clients, FleetDescriptor fleet,
+			ConfigDescriptor config) implements OperationResponseBody {
+	}
+
+	/**
+	 * The settings in force (SPEC §12).
+	 *
+	 * @param version 1 at startup, one more per change applied while running
+	 * @param appliedAt when the version was put in force
+	 * @param lastRejected the last change refused (when, why), shown as {@code null} when none was
+	 */
+	public record ConfigDescriptor(long version, Instant appliedAt,
+			@JsonInclude(JsonInclude.Include.ALWAYS) ConfigHistory.Rejection lastRejected) {
+
+		static ConfigDescriptor of(ConfigHistory.Status status) {
+			return new ConfigDescriptor(status.version(), status.appliedAt(), status.lastRejected());
+		}
+
 	}
 
 	/**

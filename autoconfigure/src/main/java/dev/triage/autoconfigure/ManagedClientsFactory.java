@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -85,16 +86,23 @@ final class ManagedClientsFactory {
 	ManagedClientsFactory(TriageProperties properties, UpstreamBreakers breakers, FallbackResolver fallbacks,
 			CallObserver observer, Duration poolTimeout, RateLimits rateLimits, ConcurrencyLimits concurrencyLimits,
 			Pauses pauses, ApplicationEventPublisher eventPublisher) {
+		this(properties, breakers, fallbacks, observer, poolTimeout, rateLimits, concurrencyLimits, pauses,
+				(Consumer<PoisonRequestEvent>) (event) -> {
+					observer.onPoison(event);
+					eventPublisher.publishEvent(event);
+				});
+	}
+
+	private ManagedClientsFactory(TriageProperties properties, UpstreamBreakers breakers, FallbackResolver fallbacks,
+			CallObserver observer, Duration poolTimeout, RateLimits rateLimits, ConcurrencyLimits concurrencyLimits,
+			Pauses pauses, Consumer<PoisonRequestEvent> poisonEvents) {
 		PolicyTables.validate(properties);
 		this.planner = new RetryPlanner(() -> ThreadLocalRandom.current().nextDouble(),
 				PolicyTables.idempotentMethods(properties));
 		this.rateLimits = rateLimits;
 		this.concurrencyLimits = concurrencyLimits;
 		this.pauses = pauses;
-		this.poisonEvents = (event) -> {
-			observer.onPoison(event);
-			eventPublisher.publishEvent(event);
-		};
+		this.poisonEvents = poisonEvents;
 		this.properties = properties;
 		this.breakers = breakers;
 		this.fallbacks = fallbacks;
@@ -105,6 +113,38 @@ final class ManagedClientsFactory {
 			.concat(TriageProperties.BUILT_IN_SENSITIVE_HEADERS.stream(), properties.getSensitiveHeaders().stream())
 			.map((name) -> name.trim().toLowerCase(Locale.ROOT))
 			.collect(Collectors.toUnmodifiableSet());
+	}
+
+	/**
+	 * Return a factory for other settings, validated as at startup, with the same breakers, fallbacks, observers
+	 * and limits.
+	 * @param properties the settings
+	 * @param clients the names of the Feign clients declared in the application
+	 * @return the factory
+	 * @throws RuntimeException the startup failure these settings would cause
+	 */
+	ManagedClientsFactory withProperties(TriageProperties properties, Set<String> clients) {
+		ManagedClientsFactory next = new ManagedClientsFactory(properties, this.breakers, this.fallbacks,
+				this.observer, this.poolTimeout, this.rateLimits, this.concurrencyLimits, this.pauses, this.poisonEvents);
+		ChannelSettings.validate(properties, clients);
+		return next;
+	}
+
+	/**
+	 * Return the settings this factory builds from.
+	 * @return the settings
+	 */
+	TriageProperties properties() {
+		return this.properties;
+	}
+
+	/**
+	 * Return the runtime of a client met after startup (an HTTP service client).
+	 * @param name the client name
+	 * @return the runtime
+	 */
+	ClientRuntime late(String name) {
+		return runtime(name, null);
 	}
 
 	/**
@@ -126,7 +166,7 @@ final class ManagedClientsFactory {
 		this.properties.getClients().keySet().stream().filter((name) -> !clients.containsKey(name)).forEach(
 				(name) -> logger.info("triage.clients." + name + " names no Feign client of this application (known: "
 						+ clients.keySet() + "); it applies to an HTTP service client of that name when one is created"));
-		return new ManagedClients(runtimes, (name) -> runtime(name, null));
+		return new ManagedClients(runtimes, this::late);
 	}
 
 	boolean isEnabled(String name) {
@@ -137,25 +177,62 @@ final class ManagedClientsFactory {
 	private ClientRuntime runtime(String name, TriageFallback<?> fallback) {
 		TriageProperties.Client client = this.properties.getClients().get(name);
 		Clock clock = Clock.systemUTC();
-		Duration pauseMax = (client != null && client.getPauseMax() != null) ? client.getPauseMax()
-				: this.properties.getPauseMax();
 		Overload overload = Overload.of(OverloadSettings.budget(this.properties, name),
 				OverloadSettings.throttle(this.properties, name), this.rateLimits.forClient(name),
-				this.concurrencyLimits.forClient(name), pauseMax, this.pauses.create(name, OriginalResponse.PRIMARY, clock));
+				this.concurrencyLimits.forClient(name), pauseMax(client),
+				this.pauses.create(name, OriginalResponse.PRIMARY, clock));
 		UpstreamBreaker breaker = this.breakers.forClient(name);
+		return runtime(name, client, fallback, breaker, overload, clock,
+				new PoisonTracker(OverloadSettings.poison(this.properties, name), System::nanoTime, this.poisonEvents),
+				Map.of(), ConcurrentHashMap.newKeySet());
+	}
+
+	/**
+	 * Build a client's runtime from these settings, keeping the state of the one in force (SPEC §12): its breakers,
+	 * pauses, budget and throttle windows, poison list and rate limits carry over; a channel added starts fresh,
+	 * a channel removed goes, its breaker with it.
+	 * @param name the client name
+	 * @param previous the runtime in force
+	 * @return the new runtime
+	 */
+	ClientRuntime rebuild(String name, ClientRuntime previous) {
+		TriageProperties.Client client = this.properties.getClients().get(name);
+		Overload old = previous.overload();
+		Overload overload = new Overload(old.budget().with(OverloadSettings.budget(this.properties, name)),
+				old.throttle().with(OverloadSettings.throttle(this.properties, name)), old.pause(), old.rateLimit(),
+				old.concurrencyLimit(), pauseMax(client));
+		previous.poison().reconfigure(OverloadSettings.poison(this.properties, name));
+		Map<String, Channel> kept = new LinkedHashMap<>();
+		previous.channels().all().forEach((channel) -> kept.put(channel.name(), channel));
+		Set<String> configured = (client != null) ? client.getChannels().keySet() : Set.of();
+		kept.keySet().stream().filter((channel) -> !channel.equals(OriginalResponse.PRIMARY) && !configured.contains(channel))
+			.forEach((channel) -> this.breakers.remove(ChannelSettings.breakerName(name, channel)));
+		return runtime(name, client, previous.fallback(), previous.breaker(), overload, previous.clock(),
+				previous.poison(), kept, previous.unknownStatusesSeen());
+	}
+
+	private Duration pauseMax(TriageProperties.Client client) {
+		return (client != null && client.getPauseMax() != null) ? client.getPauseMax() : this.properties.getPauseMax();
+	}
+
+	private ClientRuntime runtime(String name, TriageProperties.Client client, TriageFallback<?> fallback,
+			UpstreamBreaker breaker, Overload overload, Clock clock, PoisonTracker poison, Map<String, Channel> kept,
+			Set<Integer> unknownStatusesSeen) {
 		List<Channel> channels = new ArrayList<>();
 		channels.add(new Channel(OriginalResponse.PRIMARY, null, breaker, overload.pause()));
 		if (client != null) {
-			client.getChannels()
-				.forEach((channel, url) -> channels.add(new Channel(channel, ChannelSettings.baseUrl(url),
-						this.breakers.forChannel(ChannelSettings.breakerName(name, channel), name, channel),
-						this.pauses.create(name, channel, clock))));
+			client.getChannels().forEach((channel, url) -> {
+				Channel old = kept.get(channel);
+				channels.add((old != null) ? new Channel(channel, ChannelSettings.baseUrl(url), old.breaker(), old.pause())
+						: new Channel(channel, ChannelSettings.baseUrl(url),
+								this.breakers.forChannel(ChannelSettings.breakerName(name, channel), name, channel),
+								this.pauses.create(name, channel, clock)));
+			});
 		}
 		return new ClientRuntime(name, PolicyTables.forClient(this.properties, name), this.planner, this.errorTypes,
 				(int) this.properties.getMaxBodyBytes().toBytes(), this.sensitiveHeaders,
 				(client != null) ? client.getDeadline() : null, this.poolTimeout, breaker, fallback, this.observer,
-				clock, overload, new Channels(channels),
-				new PoisonTracker(OverloadSettings.poison(this.properties, name), System::nanoTime, this.poisonEvents));
+				clock, overload, new Channels(channels), poison, unknownStatusesSeen);
 	}
 
 }

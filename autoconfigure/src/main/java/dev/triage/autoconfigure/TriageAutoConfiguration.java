@@ -16,11 +16,13 @@
 
 package dev.triage.autoconfigure;
 
+import java.time.Clock;
 
 import dev.triage.breaker.UpstreamBreakers;
 import dev.triage.fallback.FallbackResolver;
 import dev.triage.CallObserver;
 import dev.triage.engine.ManagedClients;
+import dev.triage.reload.ConfigHistory;
 import dev.triage.overload.ConcurrencyLimits;
 import dev.triage.overload.Pauses;
 import dev.triage.overload.RateLimits;
@@ -50,32 +52,50 @@ import org.springframework.core.env.Environment;
 @Import({ TriageFeignConfiguration.class, TriageBreakerConfiguration.class, TriageHttpClient5Configuration.class,
 		TriageBootHttpClientsConfiguration.class, TriageHttpServicesConfiguration.class,
 		TriageRateLimiterConfiguration.class, TriageBulkheadConfiguration.class, TriageFleetConfiguration.class,
-		TriageMetricsConfiguration.class, TriageEndpointConfiguration.class })
+		TriageMetricsConfiguration.class, TriageEndpointConfiguration.class, TriageReloadConfiguration.class })
 public class TriageAutoConfiguration {
 
 	static final String SPECIFICATION_NAME = TriageFeignConfiguration.SPECIFICATION_NAME;
 
 	/**
-	 * Resolves, once at startup, the policy table, breaker and fallback of every client the application
-	 * declares (the Feign clients; HTTP service clients are added when created); a bad table fails startup here.
+	 * The settings' version history (SPEC §12): 1 at startup, one more per change applied while running.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	ManagedClients triageManagedClients(TriageProperties properties, ObjectProvider<DeclaredClients> declared,
+	ConfigHistory triageConfigHistory() {
+		return new ConfigHistory(Clock.systemUTC());
+	}
+
+	/**
+	 * Builds each client's runtime from the settings: at startup, and again for each change applied while running.
+	 */
+	@Bean
+	ManagedClientsFactory triageManagedClientsFactory(TriageProperties properties, ObjectProvider<DeclaredClients> declared,
 			ObjectProvider<CircuitBreakerRegistry> registry, ObjectProvider<CallObserver> observers,
 			ObjectProvider<RateLimits> rateLimits, ObjectProvider<ConcurrencyLimits> concurrencyLimits,
 			ObjectProvider<Pauses> pauses, ApplicationEventPublisher eventPublisher,
 			ConfigurableListableBeanFactory beanFactory, Environment environment) {
 		ApplicationSettings.rejectSecondBreakerLayer(environment);
-		DeclaredClients clients = declared.getIfAvailable(() -> DeclaredClients.NONE);
 		UpstreamBreakers breakers = new UpstreamBreakers(registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
 				(name) -> ApplicationSettings.breakerConfigured(environment, name));
-		ManagedClientsFactory factory = new ManagedClientsFactory(properties, breakers, new FallbackResolver(beanFactory),
-				ApplicationSettings.observer(observers, properties.getCallLogWindow()), clients.poolTimeout(),
+		return new ManagedClientsFactory(properties, breakers, new FallbackResolver(beanFactory),
+				ApplicationSettings.observer(observers, properties.getCallLogWindow()),
+				declared.getIfAvailable(() -> DeclaredClients.NONE).poolTimeout(),
 				RateLimits.all(rateLimits.orderedStream().toList()),
 				concurrencyLimits.getIfAvailable(() -> ConcurrencyLimits.NONE), pauses.getIfAvailable(() -> Pauses.LOCAL),
 				eventPublisher);
-		return factory.create(clients.clients(), beanFactory.getBeanClassLoader());
+	}
+
+	/**
+	 * Resolves at startup the policy table, breaker and fallback of every client the application declares (the
+	 * Feign clients; HTTP service clients are added when created); a bad table fails startup here.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	ManagedClients triageManagedClients(ManagedClientsFactory factory, ObjectProvider<DeclaredClients> declared,
+			ConfigurableListableBeanFactory beanFactory) {
+		return factory.create(declared.getIfAvailable(() -> DeclaredClients.NONE).clients(),
+				beanFactory.getBeanClassLoader());
 	}
 
 }

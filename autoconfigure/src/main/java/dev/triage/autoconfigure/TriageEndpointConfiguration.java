@@ -21,6 +21,7 @@ import java.time.Clock;
 import dev.triage.actuate.RecentFailures;
 import dev.triage.actuate.TriageEndpoint;
 import dev.triage.engine.ManagedClients;
+import dev.triage.reload.ConfigHistory;
 import dev.triage.fleet.FleetStatus;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -53,9 +54,9 @@ class TriageEndpointConfiguration {
 	@ConditionalOnAvailableEndpoint(TriageEndpoint.class)
 	TriageEndpoint triageEndpoint(ManagedClients clients, RecentFailures failures,
 			ObjectProvider<DeclaredClients> declared, Environment environment,
-			ConfigurableListableBeanFactory beanFactory, ObjectProvider<FleetStatus> fleet) {
+			ConfigurableListableBeanFactory beanFactory, ObjectProvider<FleetStatus> fleet, ConfigHistory config) {
 		return new TriageEndpoint(clients, failures, PrimaryUrls.of(declared.getIfAvailable(() -> DeclaredClients.NONE),
-				environment, beanFactory.getBeanClassLoader()), fleet.getIfAvailable(() -> FleetStatus.LOCAL));
+				environment, beanFactory.getBeanClassLoader()), fleet.getIfAvailable(() -> FleetStatus.LOCAL), config);
 	}
 
 }

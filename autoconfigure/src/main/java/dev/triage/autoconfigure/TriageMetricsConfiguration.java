@@ -17,6 +17,8 @@
 package dev.triage.autoconfigure;
 
 import dev.triage.engine.ManagedClients;
+import dev.triage.metrics.ConfigReloadMetrics;
+import dev.triage.reload.ConfigHistory;
 import dev.triage.metrics.OverloadMetrics;
 import dev.triage.metrics.TriageMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -42,6 +44,12 @@ class TriageMetricsConfiguration {
 	@ConditionalOnMissingBean
 	OverloadMetrics triageOverloadMetrics(ManagedClients clients) {
 		return new OverloadMetrics(clients);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	ConfigReloadMetrics triageConfigReloadMetrics(ConfigHistory history) {
+		return new ConfigReloadMetrics(history);
 	}
 
 }

@@ -95,6 +95,15 @@ public final class UpstreamBreakers {
 		return new Resilience4jUpstreamBreaker(breaker);
 	}
 
+	/**
+	 * Remove the breaker of a channel that is no longer configured, so that the registry, its meters and health
+	 * no longer show it.
+	 * @param breakerName the breaker's name
+	 */
+	public void remove(String breakerName) {
+		this.registry.remove(breakerName).ifPresent(this.logged::remove);
+	}
+
 	private static void transition(CircuitBreaker breaker, String client, String channel,
 			CircuitBreakerOnStateTransitionEvent event) {
 		CircuitBreaker.State to = event.getStateTransition().getToState();

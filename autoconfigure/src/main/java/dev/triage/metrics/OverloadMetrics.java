@@ -16,7 +16,7 @@
 
 package dev.triage.metrics;
 
-import dev.triage.engine.ClientRuntime;
+import dev.triage.engine.ManagedClient;
 import dev.triage.engine.ManagedClients;
 import dev.triage.overload.Overload;
 import io.micrometer.core.instrument.Gauge;
@@ -45,23 +45,30 @@ public final class OverloadMetrics implements MeterBinder {
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		this.clients.all().forEach((name, runtime) -> bind(registry, name, runtime));
+		this.clients.all().keySet().forEach((name) -> bind(registry, this.clients.client(name)));
 	}
 
-	private static void bind(MeterRegistry registry, String name, ClientRuntime runtime) {
-		Overload overload = runtime.overload();
-		Gauge.builder("triage.throttle.drop.probability", overload, (o) -> o.throttle().dropProbability())
+	/**
+	 * Each gauge reads the runtime in force when scraped: a reload (SPEC §12) may have replaced it.
+	 */
+	private static void bind(MeterRegistry registry, ManagedClient client) {
+		String name = client.name();
+		Gauge.builder("triage.throttle.drop.probability", client, (c) -> overload(c).throttle().dropProbability())
 			.description("Share of attempts adaptive throttling refuses now")
 			.tag("client", name)
 			.register(registry);
-		Gauge.builder("triage.retry.budget.remaining", overload, (o) -> o.budget().retriesLeft())
+		Gauge.builder("triage.retry.budget.remaining", client, (c) -> overload(c).budget().retriesLeft())
 			.description("Retries the retry budget still allows in its window")
 			.tag("client", name)
 			.register(registry);
-		Gauge.builder("triage.paused", overload, (o) -> o.pause().isPaused() ? 1 : 0)
+		Gauge.builder("triage.paused", client, (c) -> overload(c).pause().isPaused() ? 1 : 0)
 			.description("1 while the upstream is paused by a Retry-After, else 0")
 			.tag("client", name)
 			.register(registry);
+	}
+
+	private static Overload overload(ManagedClient client) {
+		return client.runtime().overload();
 	}
 
 }

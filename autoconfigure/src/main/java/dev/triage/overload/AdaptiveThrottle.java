@@ -40,6 +40,8 @@ public final class AdaptiveThrottle {
 
 	private final DoubleSupplier random;
 
+	private final LongSupplier nanoClock;
+
 	/**
 	 * Create a throttle.
 	 * @param settings its settings
@@ -47,9 +49,29 @@ public final class AdaptiveThrottle {
 	 * @param random uniform random numbers in [0, 1)
 	 */
 	public AdaptiveThrottle(Settings settings, LongSupplier nanoClock, DoubleSupplier random) {
+		this(settings, new SlidingWindow(settings.window(), 12, 2, nanoClock), nanoClock, random);
+	}
+
+	private AdaptiveThrottle(Settings settings, SlidingWindow window, LongSupplier nanoClock, DoubleSupplier random) {
 		this.settings = settings;
-		this.window = new SlidingWindow(settings.window(), 12, 2, nanoClock);
+		this.window = window;
+		this.nanoClock = nanoClock;
 		this.random = random;
+	}
+
+	/**
+	 * Return a throttle with new settings that keeps this one's window (SPEC §12: a reload carries the throttle's
+	 * window over), unless the window's length changed: then the counting starts again.
+	 * @param settings the new settings
+	 * @return this throttle when nothing changed, else a throttle with the new settings
+	 */
+	public AdaptiveThrottle with(Settings settings) {
+		if (settings.equals(this.settings)) {
+			return this;
+		}
+		SlidingWindow window = settings.window().equals(this.settings.window()) ? this.window
+				: new SlidingWindow(settings.window(), 12, 2, this.nanoClock);
+		return new AdaptiveThrottle(settings, window, this.nanoClock, this.random);
 	}
 
 	/**

@@ -38,16 +38,41 @@ public final class RetryBudget {
 
 	private final double reserve;
 
+	private final LongSupplier nanoClock;
+
 	/**
 	 * Create a budget.
 	 * @param settings its settings
 	 * @param nanoClock the time source, {@link System#nanoTime()} in production
 	 */
 	public RetryBudget(Settings settings, LongSupplier nanoClock) {
+		this(settings, window(settings, nanoClock), nanoClock);
+	}
+
+	private RetryBudget(Settings settings, SlidingWindow window, LongSupplier nanoClock) {
 		this.settings = settings;
-		long seconds = Math.max(1, settings.window().toSeconds());
-		this.window = new SlidingWindow(settings.window(), (int) Math.min(seconds, 60), 2, nanoClock);
+		this.window = window;
+		this.nanoClock = nanoClock;
 		this.reserve = settings.minRetriesPerSecond() * settings.window().toMillis() / 1000.0;
+	}
+
+	private static SlidingWindow window(Settings settings, LongSupplier nanoClock) {
+		long seconds = Math.max(1, settings.window().toSeconds());
+		return new SlidingWindow(settings.window(), (int) Math.min(seconds, 60), 2, nanoClock);
+	}
+
+	/**
+	 * Return a budget with new settings that keeps this one's window (SPEC §12: a reload carries the budget's
+	 * window over), unless the window's length changed: then the counting starts again.
+	 * @param settings the new settings
+	 * @return this budget when nothing changed, else a budget with the new settings
+	 */
+	public RetryBudget with(Settings settings) {
+		if (settings.equals(this.settings)) {
+			return this;
+		}
+		boolean sameWindow = settings.window().equals(this.settings.window());
+		return new RetryBudget(settings, sameWindow ? this.window : window(settings, this.nanoClock), this.nanoClock);
 	}
 
 	/**
@@ -69,7 +94,7 @@ public final class RetryBudget {
 		}
 		// Whole retries only ("at most": 7.6 allows 7), and the check and the withdrawal as one step, so that
 		// concurrent retries cannot both take the last one.
-		synchronized (this) {
+		synchronized (this.window) {
 			if (this.window.sum(RETRY) >= (long) Math.floor(allowed())) {
 				return false;
 			}

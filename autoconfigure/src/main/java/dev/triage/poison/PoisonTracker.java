@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,13 +69,13 @@ public final class PoisonTracker {
 
 	private static final byte[] NO_BODY = new byte[0];
 
-	private final Settings settings;
+	private volatile Settings settings;
 
 	private final LongSupplier nanoClock;
 
 	private final Consumer<PoisonRequestEvent> publisher;
 
-	private final long ttlNanos;
+	private volatile long ttlNanos;
 
 	private final ReentrantLock lock = new ReentrantLock();
 
@@ -110,12 +111,11 @@ public final class PoisonTracker {
 		this.nanoClock = nanoClock;
 		this.publisher = publisher;
 		this.ttlNanos = settings.ttl().toNanos();
-		long maxTracked = settings.maxTracked();
 		this.tracked = new LinkedHashMap<>(16, 0.75f, true) {
 
 			@Override
 			protected boolean removeEldestEntry(Map.Entry<String, Tracked> eldest) {
-				if (size() <= maxTracked) {
+				if (size() <= PoisonTracker.this.settings.maxTracked()) {
 					return false;
 				}
 				unlinkWritten(eldest.getValue());
@@ -295,6 +295,30 @@ public final class PoisonTracker {
 	 */
 	public Settings settings() {
 		return this.settings;
+	}
+
+	/**
+	 * Apply new settings and keep what is tracked (SPEC §12: the poison list carries over a reload): entries
+	 * older than a shorter {@code ttl} expire, and beyond a smaller {@code max-tracked} the least recently used go.
+	 * @param settings the new settings
+	 */
+	public void reconfigure(Settings settings) {
+		this.lock.lock();
+		try {
+			this.settings = settings;
+			this.ttlNanos = settings.ttl().toNanos();
+			expire(this.nanoClock.getAsLong());
+			Iterator<Map.Entry<String, Tracked>> eldest = this.tracked.entrySet().iterator();
+			while (this.tracked.size() > settings.maxTracked() && eldest.hasNext()) {
+				Tracked entry = eldest.next().getValue();
+				eldest.remove();
+				unlinkWritten(entry);
+			}
+			this.size = this.tracked.size();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	/**

@@ -50,20 +50,36 @@ public final class LocalHttp {
 	 * @return the answer
 	 */
 	public static Answer get(int port, String path) {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+		return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
 			.timeout(Duration.ofSeconds(10))
 			.GET()
-			.build();
+			.build(), path);
+	}
+
+	/**
+	 * POST an empty body to a path of the application.
+	 * @param port the application's port
+	 * @param path the path, e.g. {@code /actuator/refresh}
+	 * @return the answer
+	 */
+	public static Answer post(int port, String path) {
+		return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+			.timeout(Duration.ofSeconds(30))
+			.POST(HttpRequest.BodyPublishers.noBody())
+			.build(), path);
+	}
+
+	private static Answer send(HttpRequest request, String path) {
 		try {
 			HttpResponse<String> response = CLIENT.send(request, HttpResponse.BodyHandlers.ofString());
 			return new Answer(response.statusCode(), response.body());
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("GET " + path + " failed", ex);
+			throw new IllegalStateException(request.method() + " " + path + " failed", ex);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw new IllegalStateException("GET " + path + " interrupted", ex);
+			throw new IllegalStateException(request.method() + " " + path + " interrupted", ex);
 		}
 	}
 

@@ -1,0 +1,68 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.triage.autoconfigure;
+
+import dev.triage.engine.ManagedClients;
+import dev.triage.reload.ConfigHistory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
+
+/**
+ * Changing the settings while the application runs (SPEC §12), triggered by Spring Cloud Context's
+ * {@link EnvironmentChangeEvent}: {@code /actuator/refresh}, Spring Cloud Bus, a Kubernetes ConfigMap reload.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(name = "org.springframework.cloud.context.environment.EnvironmentChangeEvent")
+class TriageReloadConfiguration {
+
+	@Bean
+	SettingsReload triageSettingsReload(ManagedClientsFactory factory, ManagedClients clients,
+			ObjectProvider<DeclaredClients> declared, Environment environment, ConfigHistory history) {
+		return new SettingsReload(factory, clients,
+				declared.getIfAvailable(() -> DeclaredClients.NONE).clients().keySet(), environment, history);
+	}
+
+	@Bean
+	ApplicationListener<EnvironmentChangeEvent> triageSettingsReloadListener(SettingsReload reload) {
+		return new Listener(reload);
+	}
+
+	/**
+	 * Runs before Spring Cloud's rebinder, so that a change Triage refuses is refused (and logged) even when the
+	 * rebinder then fails on it.
+	 */
+	private record Listener(SettingsReload reload) implements ApplicationListener<EnvironmentChangeEvent>, Ordered {
+
+		@Override
+		public void onApplicationEvent(EnvironmentChangeEvent event) {
+			this.reload.changed(event.getKeys());
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.HIGHEST_PRECEDENCE;
+		}
+
+	}
+
+}
