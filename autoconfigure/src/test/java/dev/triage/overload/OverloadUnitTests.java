@@ -130,6 +130,38 @@ class OverloadUnitTests {
 	}
 
 	@Test
+	void newBudgetSettingsKeepTheWindowUnlessItsLengthChanges() {
+		RetryBudget budget = new RetryBudget(new RetryBudget.Settings(true, 0, 2, Duration.ofSeconds(10)),
+				this.nanos::get);
+		for (int i = 0; i < 20; i++) {
+			assertThat(budget.tryRetry()).isTrue();
+		}
+		assertThat(budget.tryRetry()).as("reserve of 20 spent").isFalse();
+
+		RetryBudget wider = budget.with(new RetryBudget.Settings(true, 0, 3, Duration.ofSeconds(10)));
+		assertThat(wider.retries()).as("the window carried over").isEqualTo(20);
+		assertThat(wider.retriesLeft()).isEqualTo(10);
+		assertThat(budget.with(budget.settings())).isSameAs(budget);
+
+		RetryBudget longer = budget.with(new RetryBudget.Settings(true, 0, 2, Duration.ofSeconds(20)));
+		assertThat(longer.retries()).as("another window length starts counting again").isZero();
+	}
+
+	@Test
+	void newThrottleSettingsKeepTheWindow() {
+		AdaptiveThrottle throttle = new AdaptiveThrottle(AdaptiveThrottle.Settings.DEFAULTS, this.nanos::get,
+				() -> 0.0);
+		for (int i = 0; i < 30; i++) {
+			throttle.admit();
+		}
+		AdaptiveThrottle changed = throttle.with(new AdaptiveThrottle.Settings(true, 1.5, Duration.ofMinutes(2), 10,
+				0.5));
+		assertThat(changed.requests()).isEqualTo(30);
+		assertThat(changed.dropProbability()).as("no accepts: the new cap").isEqualTo(0.5);
+		assertThat(throttle.with(throttle.settings())).isSameAs(throttle);
+	}
+
+	@Test
 	void disabledBudgetAllowsEveryRetry() {
 		RetryBudget budget = new RetryBudget(new RetryBudget.Settings(false, 0, 0, Duration.ofSeconds(10)),
 				this.nanos::get);

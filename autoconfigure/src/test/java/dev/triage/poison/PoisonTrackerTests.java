@@ -76,6 +76,31 @@ class PoisonTrackerTests {
 	}
 
 	@Test
+	void newSettingsKeepThePoisonListAndASmallerCapDropsTheLeastRecentlyUsed() {
+		PoisonTracker tracker = tracker(10_000);
+		tracker.onSuccess("GET", "/other");
+		for (String fingerprint : List.of("a", "b")) {
+			for (int i = 0; i < 3; i++) {
+				tracker.onPoisonStatus(fingerprint, "GET", "/" + fingerprint, event(fingerprint));
+			}
+		}
+		tracker.isPoisoned("a");
+
+		tracker.reconfigure(new PoisonTracker.Settings(true, Set.of(500, 502), 5, Duration.ofMinutes(10), 10_000,
+				Duration.ofMinutes(1)));
+		assertThat(tracker.isPoisoned("a")).isTrue();
+		assertThat(tracker.isPoisoned("b")).isTrue();
+		assertThat(tracker.isPoisonStatus(502)).as("the new settings apply").isTrue();
+
+		tracker.isPoisoned("a");
+		tracker.reconfigure(new PoisonTracker.Settings(true, Set.of(500), 3, Duration.ofMinutes(10), 1,
+				Duration.ofMinutes(1)));
+		assertThat(tracker.tracked()).isEqualTo(1);
+		assertThat(tracker.isPoisoned("a")).as("the most recently used stays").isTrue();
+		assertThat(tracker.isPoisoned("b")).isFalse();
+	}
+
+	@Test
 	void duringAnOutageNothingBecomesPoison() {
 		PoisonTracker tracker = tracker(10_000);
 		for (int i = 0; i < 10; i++) {

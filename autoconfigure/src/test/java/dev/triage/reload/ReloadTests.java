@@ -22,6 +22,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -39,10 +40,12 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
+import dev.triage.Refusal;
 import dev.triage.UpstreamException;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.channel.Channel;
 import dev.triage.engine.ManagedClients;
+import dev.triage.overload.Pause;
 import dev.triage.support.LoopbackUpstream;
 import dev.triage.support.TestApplication;
 import dev.triage.support.WithoutProtection;
@@ -174,6 +177,26 @@ class ReloadTests extends LoopbackUpstream {
 		Throwable thrown = catchThrowable(() -> this.inventory.item("1"));
 		assertThat(thrown).isInstanceOf(UpstreamUnavailableException.class);
 		assertThat(wireCount()).as("refused by the breaker that stayed open").isZero();
+	}
+
+	@Test
+	void aPauseLearnedBeforeAReloadStillHolds() throws Exception {
+		Pause pause = this.clients.find("inventory").overload().pause();
+		pause.pauseFor(Duration.ofMillis(1500));
+		try {
+			set(MAX_ATTEMPTS, "1");
+
+			assertThat(this.clients.find("inventory").overload().pause()).isSameAs(pause);
+			Throwable thrown = catchThrowable(() -> this.inventory.item("1"));
+			assertThat(thrown).isInstanceOf(UpstreamUnavailableException.class);
+			assertThat(((UpstreamUnavailableException) thrown).refusal()).isEqualTo(Refusal.PAUSED);
+			assertThat(wireCount()).isZero();
+		}
+		finally {
+			while (pause.isPaused()) {
+				Thread.sleep(20);
+			}
+		}
 	}
 
 	@Test
