@@ -21,6 +21,7 @@ import java.time.Duration;
 
 import dev.triage.TriageHttpServices;
 import dev.triage.engine.ManagedClients;
+import dev.triage.reload.ConfigHistory;
 import dev.triage.sample.chaos.ChaosUpstream;
 import dev.triage.sample.chaos.Gateway;
 import dev.triage.sample.clients.BulkClient;
@@ -36,6 +37,7 @@ import dev.triage.sample.clients.StormClient;
 import dev.triage.sample.clients.WarehouseApi;
 import dev.triage.sample.clients.WarehouseFallback;
 import dev.triage.sample.tour.FleetScene;
+import dev.triage.sample.tour.ReloadScene;
 import dev.triage.sample.tour.LastCall;
 import dev.triage.sample.tour.Tour;
 import dev.triage.sample.tour.TourRunner;
@@ -119,10 +121,19 @@ class DemoConfiguration {
 			Gateway gateway, ManagedClients clients, CircuitBreakerRegistry breakers, LastCall lastCall,
 			StormClient storm, BulkClient bulk, LimitedClient limited, RateLimiterRegistry limiters, SmsClient sms,
 			@Qualifier("backupUpstream") ChaosUpstream backupUpstream, DeadLetters deadLetters, WarehouseApi warehouse,
-			BulkheadRegistry bulkheads, FleetScene fleet) {
+			BulkheadRegistry bulkheads, FleetScene fleet, ReloadScene reload) {
 		return new Tour(catalog, inventory, llm, cache, upstream, gateway, clients, breakers, lastCall,
 				new Tour.OverloadClients(storm, bulk, limited), limiters,
-				new Tour.Failover(sms, backupUpstream, deadLetters), warehouse, bulkheads, fleet);
+				new Tour.Failover(sms, backupUpstream, deadLetters), warehouse, bulkheads, fleet, reload);
+	}
+
+	/**
+	 * The settings changed while the application runs (SPEC §12).
+	 */
+	@Bean
+	ReloadScene reloadScene(CatalogClient catalog, ChaosUpstream upstream, ManagedClients clients,
+			CircuitBreakerRegistry breakers, ConfigHistory history, ConfigurableApplicationContext context) {
+		return new ReloadScene(catalog, upstream, clients, breakers, history, context);
 	}
 
 	/**

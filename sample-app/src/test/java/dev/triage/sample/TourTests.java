@@ -27,6 +27,7 @@ import java.util.stream.Collectors;
 import dev.triage.engine.ManagedClients;
 import dev.triage.policy.Rule;
 import dev.triage.sample.tour.FleetScene;
+import dev.triage.sample.tour.ReloadScene;
 import dev.triage.sample.tour.Row;
 import dev.triage.sample.tour.Tour;
 import dev.triage.sample.tour.TourRunner;
@@ -78,6 +79,14 @@ class TourTests {
 	void play() {
 		this.played = this.tour.play();
 		this.rows = this.played.stream().collect(Collectors.toMap(Row::scenario, Function.identity()));
+	}
+
+	@Test
+	void theSettingsChangedAtRuntimeTheNextCallAndLeftTheOpenBreakerOpen() {
+		Row row = row(ReloadScene.SCENARIO);
+		assertThat(row.wire()).as("after the change: max-attempts 1").isEqualTo(1);
+		assertThat(row.breakerAfter()).isEqualTo("warehouse OPEN");
+		assertThat(row.disagreements()).isEmpty();
 	}
 
 	@Test

@@ -128,11 +128,15 @@ public class Tour {
 
 	private final FleetScene fleet;
 
+	private final ReloadScene reload;
+
 	public Tour(CatalogClient catalog, InventoryClient inventory, LlmClient llm, ItemCache cache,
 			ChaosUpstream upstream, Gateway gateway, ManagedClients clients, CircuitBreakerRegistry breakers,
 			LastCall lastCall, OverloadClients overload, RateLimiterRegistry limiters, Failover failover,
-			WarehouseApi warehouse, io.github.resilience4j.bulkhead.BulkheadRegistry bulkheads, FleetScene fleet) {
+			WarehouseApi warehouse, io.github.resilience4j.bulkhead.BulkheadRegistry bulkheads, FleetScene fleet,
+			ReloadScene reload) {
 		this.fleet = fleet;
+		this.reload = reload;
 		this.bulkheads = bulkheads;
 		this.warehouse = warehouse;
 		this.failover = failover;
@@ -196,6 +200,7 @@ public class Tour {
 		rows.addAll(channelRows());
 		rows.addAll(poisonRows());
 		rows.addAll(httpServiceRows());
+		rows.addAll(this.reload.play(WAREHOUSE));
 		rows.addAll(seedRows());
 		rows.addAll(this.fleet.play());
 		return rows;
