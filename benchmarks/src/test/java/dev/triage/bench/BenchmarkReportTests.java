@@ -20,6 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 import java.nio.file.Path;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +31,21 @@ import org.junit.jupiter.api.Test;
  * differences of two means: a negative cost or one within the errors is noise, not a figure.
  */
 class BenchmarkReportTests {
+
+	@Test
+	void aRatioIsTheMedianOfTheRunsMediansNotOneRuns() {
+		List<LoopbackComparison.Comparison> runs = List.of(run(1.20, 0.90), run(1.01, 1.30), run(0.98, 1.02));
+
+		double[] ok = BenchmarkReport.acrossRuns(runs, (r) -> r.triageMedians().get(LoopbackComparison.Scenario.OK_200));
+
+		assertThat(ok).containsExactly(1.01, 1.02);
+	}
+
+	private static LoopbackComparison.Comparison run(double oneThread, double twoThreads) {
+		Map<LoopbackComparison.Scenario, double[]> medians = new EnumMap<>(LoopbackComparison.Scenario.class);
+		medians.put(LoopbackComparison.Scenario.OK_200, new double[] { oneThread, twoThreads });
+		return new LoopbackComparison.Comparison(List.of(), medians, null, medians);
+	}
 
 	@Test
 	void withoutArgumentsTheReportGoesToDocs() {
