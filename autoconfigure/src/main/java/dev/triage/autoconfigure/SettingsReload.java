@@ -16,9 +16,12 @@
 
 package dev.triage.autoconfigure;
 
+import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import dev.triage.engine.ManagedClients;
@@ -57,6 +60,9 @@ final class SettingsReload {
 
 	private ManagedClientsFactory factory;
 
+	/** Every {@code triage.*} value as the Environment had it when last looked at. */
+	private Map<String, String> seen;
+
 	SettingsReload(ManagedClientsFactory factory, ManagedClients clients, Set<String> declared,
 			Environment environment, ConfigHistory history) {
 		this.factory = factory;
@@ -67,17 +73,60 @@ final class SettingsReload {
 		this.analyzers = List.of(new InvalidPolicyFailureAnalyzer(environment),
 				new ConflictingSettingFailureAnalyzer(environment), new UnknownPropertyFailureAnalyzer(),
 				new PropertyBindingFailureAnalyzer());
+		this.seen = values(environment);
 	}
 
 	/**
-	 * Act on a change of the environment: when it names a key under {@code triage.}, bind, validate and apply.
-	 * @param changedKeys the keys whose values changed
+	 * Act on a change of the environment: when a {@code triage.*} value differs from what it was, bind, validate
+	 * and apply. The values are compared rather than the event's keys trusted: Spring Cloud publishes the event
+	 * with no keys when a property source was changed before the refresh looked (commons #1727).
+	 * @param eventKeys the keys the event names
 	 */
-	void changed(Set<String> changedKeys) {
-		Set<String> ours = new TreeSet<>();
-		changedKeys.stream().filter(SettingsReload::isTriageKey).forEach(ours::add);
-		if (!ours.isEmpty()) {
-			reload(ours);
+	synchronized void changed(Set<String> eventKeys) {
+		Map<String, String> now = values(this.environment);
+		if (now.equals(this.seen)) {
+			return;
+		}
+		Set<String> changed = new TreeSet<>();
+		now.forEach((key, value) -> {
+			if (!value.equals(this.seen.get(key))) {
+				changed.add(key);
+			}
+		});
+		this.seen.keySet().stream().filter((key) -> !now.containsKey(key)).forEach(changed::add);
+		this.seen = now;
+		reload(changed);
+	}
+
+	/**
+	 * Every value under {@code triage.}, by its name, whatever property source and form it came from.
+	 */
+	private static Map<String, String> values(Environment environment) {
+		Map<String, String> values = new TreeMap<>();
+		try {
+			Binder.get(environment)
+				.bind("triage", Bindable.mapOf(String.class, Object.class))
+				.ifBound((tree) -> flatten("triage", tree, values));
+		}
+		catch (RuntimeException ex) {
+			// Unreadable as a tree (a value where a section was): let the reload's bind say what is wrong.
+			values.put("triage", "unreadable: " + ex.getClass().getSimpleName());
+		}
+		return values;
+	}
+
+	private static void flatten(String prefix, Object value, Map<String, String> into) {
+		if (value instanceof Map<?, ?> map) {
+			map.forEach((key, nested) -> flatten(prefix + "." + key, nested, into));
+		}
+		else if (value instanceof Collection<?> list) {
+			int i = 0;
+			for (Object item : list) {
+				flatten(prefix + "[" + i++ + "]", item, into);
+			}
+		}
+		else {
+			into.put(prefix, String.valueOf(value));
 		}
 	}
 
@@ -132,10 +181,6 @@ final class SettingsReload {
 		if (!restartOnly.isEmpty()) {
 			logger.warn("Triage applies " + restartOnly + " at the next start, not while the application runs");
 		}
-	}
-
-	private static boolean isTriageKey(String key) {
-		return canonical(key).startsWith("triage.");
 	}
 
 	/**

@@ -58,9 +58,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.cloud.context.refresh.ContextRefresher;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
 
@@ -94,6 +96,9 @@ class ReloadTests extends LoopbackUpstream {
 
 	@Autowired
 	MeterRegistry meters;
+
+	@Autowired
+	ContextRefresher refresher;
 
 	private final Map<String, Object> changes = new ConcurrentHashMap<>();
 
@@ -301,6 +306,33 @@ class ReloadTests extends LoopbackUpstream {
 
 		assertThat(this.clients.find("inventory").channels().all()).extracting(Channel::name).containsExactly("primary");
 		assertThat(this.breakers.find("inventory-backup")).isEmpty();
+	}
+
+	@Test
+	void aChangeTheEventDoesNotNameIsFoundByItsValue() {
+		long version = this.history.status().version();
+		this.changes.put(MAX_ATTEMPTS, "1");
+
+		change(Set.of());
+
+		catchThrowable(() -> this.inventory.item("1"));
+		assertThat(wireCount()).isEqualTo(1);
+		assertThat(this.history.status().version()).isEqualTo(version + 1);
+	}
+
+	@Test
+	void aRefreshAfterTestPropertyValuesAppliesTheChange() {
+		TestPropertyValues.of(MAX_ATTEMPTS + "=1").applyTo(this.context.getEnvironment());
+		try {
+			this.refresher.refresh();
+
+			catchThrowable(() -> this.inventory.item("1"));
+			assertThat(wireCount()).isEqualTo(1);
+		}
+		finally {
+			this.context.getEnvironment().getPropertySources().remove("test");
+			change(Set.of(MAX_ATTEMPTS));
+		}
 	}
 
 	@Test
