@@ -17,9 +17,11 @@
 package dev.triage.engine;
 
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The hard bound on one attempt: when it passes, the attempt's connection is shut down, whatever the attempt is
@@ -40,6 +42,8 @@ public final class AttemptAbort {
 	private long abortAtNanos;
 
 	private Duration configured;
+
+	private long configuredMillis = -1;
 
 	private static ScheduledThreadPoolExecutor scheduler() {
 		ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, (runnable) -> {
@@ -63,11 +67,26 @@ public final class AttemptAbort {
 	 * @param configured the configured value that bound stands for (the deadline, or the attempt bound)
 	 */
 	public void bound(long abortAtNanos, Duration configured) {
+		set(abortAtNanos, configured, -1);
+	}
+
+	/**
+	 * Set the bound of the next attempt, as {@link #bound(long, Duration)} with the configured value in
+	 * milliseconds: its {@link Duration} is only built if the bound fires.
+	 * @param abortAtNanos when, on {@link System#nanoTime()}'s scale
+	 * @param configuredMillis the configured value that bound stands for, in milliseconds
+	 */
+	public void bound(long abortAtNanos, long configuredMillis) {
+		set(abortAtNanos, null, configuredMillis);
+	}
+
+	private void set(long abortAtNanos, Duration configured, long configuredMillis) {
 		cancel();
 		this.generation++;
 		this.fired = false;
 		this.abortAtNanos = abortAtNanos;
 		this.configured = configured;
+		this.configuredMillis = configuredMillis;
 	}
 
 	/**
@@ -75,24 +94,28 @@ public final class AttemptAbort {
 	 * @param shutdown shuts the attempt's connection down
 	 */
 	public void arm(Runnable shutdown) {
-		if (this.configured == null) {
+		arm(shutdown, Runnable::run);
+	}
+
+	/**
+	 * Arm the bound set by {@link #bound}, without a lambda capturing what to shut down.
+	 * @param <T> the type of what is shut down
+	 * @param target what is shut down (the exchange)
+	 * @param shutdown shuts the attempt's connection down
+	 */
+	public <T> void arm(T target, Consumer<? super T> shutdown) {
+		if (this.configured == null && this.configuredMillis < 0) {
 			return;
 		}
 		long delay = this.abortAtNanos - System.nanoTime();
 		// A bound that fires after the next attempt set its own (the timer was already running when it was
-		// cancelled) must neither mark nor cut that attempt.
-		long generation = ++this.generation;
-		Runnable abort = () -> {
-			if (this.generation == generation) {
-				this.fired = true;
-				shutdown.run();
-			}
-		};
+		// cancelled) must neither mark nor cut that attempt: each bound carries its generation.
+		Bound<T> bound = new Bound<>(this, ++this.generation, target, shutdown);
 		if (delay <= 0) {
-			abort.run();
+			bound.call();
 			return;
 		}
-		this.pending = SCHEDULER.schedule(abort, delay, TimeUnit.NANOSECONDS);
+		this.pending = SCHEDULER.schedule(bound, delay, TimeUnit.NANOSECONDS);
 	}
 
 	/**
@@ -106,7 +129,8 @@ public final class AttemptAbort {
 	 * Return the configured value of the bound that fired.
 	 */
 	public Duration configured() {
-		return this.configured;
+		Duration configured = this.configured;
+		return (configured != null || this.configuredMillis < 0) ? configured : Duration.ofMillis(this.configuredMillis);
 	}
 
 	/**
@@ -118,6 +142,38 @@ public final class AttemptAbort {
 			pending.cancel(false);
 			this.pending = null;
 		}
+	}
+
+	/**
+	 * One armed bound, the scheduler's task: a {@link Callable} so that the scheduler does not wrap it in an
+	 * adapter of its own.
+	 */
+	private static final class Bound<T> implements Callable<Void> {
+
+		private final AttemptAbort abort;
+
+		private final long generation;
+
+		private final T target;
+
+		private final Consumer<? super T> shutdown;
+
+		Bound(AttemptAbort abort, long generation, T target, Consumer<? super T> shutdown) {
+			this.abort = abort;
+			this.generation = generation;
+			this.target = target;
+			this.shutdown = shutdown;
+		}
+
+		@Override
+		public Void call() {
+			if (this.abort.generation == this.generation) {
+				this.abort.fired = true;
+				this.shutdown.accept(this.target);
+			}
+			return null;
+		}
+
 	}
 
 }

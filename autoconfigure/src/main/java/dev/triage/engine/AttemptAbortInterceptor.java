@@ -18,6 +18,7 @@ package dev.triage.engine;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
@@ -39,26 +40,40 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 	/** The name the handler is registered under. */
 	public static final String NAME = "triage-attempt-abort";
 
+	/** Shuts an exchange's connection down; one for every bound, so that arming one captures nothing. */
+	private static final Consumer<ExecRuntime> SHUTDOWN = (runtime) -> {
+		if (runtime instanceof Cancellable cancellable) {
+			cancellable.cancel();
+		}
+		else {
+			runtime.discardEndpoint();
+		}
+	};
+
+	/** The last read timeout reported, reused while the client's read timeout stays the same. */
+	private volatile Duration readTimeout;
+
 	@Override
 	public ClassicHttpResponse execute(ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain)
 			throws IOException, HttpException {
 		Call call = Call.innermost();
 		if (call != null) {
-			ExecRuntime runtime = scope.execRuntime;
 			RequestConfig config = scope.clientContext.getRequestConfig();
 			Timeout read = (config != null) ? config.getResponseTimeout() : null;
 			// The client's own timeouts, for the report of a transport failure when the adapter cannot see them.
-			call.clientTimeouts(null, (read != null && read.isEnabled()) ? Duration.ofMillis(read.toMilliseconds()) : null);
-			call.abort().arm(() -> {
-				if (runtime instanceof Cancellable cancellable) {
-					cancellable.cancel();
-				}
-				else {
-					runtime.discardEndpoint();
-				}
-			});
+			call.clientTimeouts(null, (read != null && read.isEnabled()) ? readTimeout(read.toMilliseconds()) : null);
+			call.abort().arm(scope.execRuntime, SHUTDOWN);
 		}
 		return chain.proceed(request, scope);
+	}
+
+	private Duration readTimeout(long millis) {
+		Duration last = this.readTimeout;
+		if (last == null || last.toMillis() != millis) {
+			last = Duration.ofMillis(millis);
+			this.readTimeout = last;
+		}
+		return last;
 	}
 
 }

@@ -23,6 +23,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Collection;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -212,17 +213,17 @@ public final class Engine {
 	public Settlement succeeded(Attempt attempt, int status, boolean bodyFollows) {
 		attempt.call.answered(null, null);
 		Protection[] all = this.protections;
-		Outcome headers = Outcome.success(status, System.nanoTime() - attempt.startNanos);
+		Outcome outcome = Outcome.success(status, System.nanoTime() - attempt.startNanos);
 		for (Protection protection : all) {
-			protection.answered(attempt, headers);
+			protection.answered(attempt, outcome);
 		}
 		if (!bodyFollows) {
 			for (Protection protection : all) {
-				protection.settled(attempt, headers);
+				protection.settled(attempt, outcome);
 			}
 			return null;
 		}
-		return new Settlement(attempt, status);
+		return new Settlement(attempt, outcome);
 	}
 
 	private void settle(Attempt attempt, Outcome outcome, boolean answeredNow) {
@@ -294,6 +295,10 @@ public final class Engine {
 
 		private final int status;
 
+		// What the protections were told when the status arrived; told again, with the attempt's whole
+		// duration, when the body has arrived.
+		private final Outcome outcome;
+
 		private String reason;
 
 		private Map<String, ? extends Collection<String>> headers = Map.of();
@@ -302,9 +307,10 @@ public final class Engine {
 
 		private TransportFailureException failure;
 
-		Settlement(Attempt attempt, int status) {
+		Settlement(Attempt attempt, Outcome outcome) {
 			this.attempt = attempt;
-			this.status = status;
+			this.status = outcome.status;
+			this.outcome = outcome;
 		}
 
 		/**
@@ -406,7 +412,8 @@ public final class Engine {
 			if (!settle()) {
 				return;
 			}
-			Outcome outcome = Outcome.success(this.status, System.nanoTime() - this.attempt.startNanos);
+			Outcome outcome = this.outcome;
+			outcome.durationNanos = System.nanoTime() - this.attempt.startNanos;
 			for (Protection protection : Engine.this.protections) {
 				protection.settled(this.attempt, outcome);
 			}
@@ -531,20 +538,20 @@ public final class Engine {
 	public void bound(Call call, long connectTimeoutMillis, long readTimeoutMillis, boolean bodyRead) {
 		long now = System.nanoTime();
 		long at = Long.MAX_VALUE;
-		Duration configured = null;
 		Duration deadline = this.runtime.deadline();
 		if (deadline != null) {
 			at = now - call.elapsedNanos() + deadline.toNanos();
-			configured = deadline;
 		}
 		if (bodyRead && readTimeoutMillis >= 0 && connectTimeoutMillis >= 0) {
-			Duration attemptBound = Duration.ofMillis(connectTimeoutMillis + 3L * readTimeoutMillis);
-			if (now + attemptBound.toNanos() < at) {
-				at = now + attemptBound.toNanos();
-				configured = attemptBound;
+			long attemptBoundMillis = connectTimeoutMillis + 3L * readTimeoutMillis;
+			long attemptBoundNanos = Math.multiplyExact(attemptBoundMillis, 1_000_000L);
+			if (now + attemptBoundNanos < at) {
+				// Its Duration is built only if it fires.
+				call.abort().bound(now + attemptBoundNanos, attemptBoundMillis);
+				return;
 			}
 		}
-		call.abort().bound(at, configured);
+		call.abort().bound(at, deadline);
 	}
 
 	// ---- between attempts
@@ -666,12 +673,15 @@ public final class Engine {
 	 */
 	public UpstreamUnavailableException refuseEarly(String methodKey) {
 		Channels channels = this.runtime.channels();
-		for (Channel channel : channels.all()) {
-			if (!channel.breaker().isOpen()) {
+		// Indexed: an iterator per call is an allocation per call.
+		List<Channel> all = channels.all();
+		for (int i = 0; i < all.size(); i++) {
+			if (!all.get(i).breaker().isOpen()) {
 				return null;
 			}
 		}
-		for (Channel channel : channels.all()) {
+		for (int i = 0; i < all.size(); i++) {
+			Channel channel = all.get(i);
 			if (channel.breaker().tryAcquire()) {
 				channel.breaker().record(BreakerOutcome.IGNORE, 0, null);
 				return null;

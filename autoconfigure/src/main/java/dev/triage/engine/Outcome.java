@@ -38,7 +38,8 @@ final class Outcome {
 
 	final Rule rule;
 
-	final long durationNanos;
+	// Set again when a 2xx's body has arrived: the attempt's whole duration (Engine.Settlement).
+	long durationNanos;
 
 	final String retryAfter;
 

@@ -18,6 +18,8 @@ package dev.triage.feign;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.triage.engine.Attempt;
@@ -27,7 +29,6 @@ import dev.triage.engine.CapturedBody;
 import dev.triage.engine.ClientRuntime;
 import dev.triage.engine.Engine;
 import dev.triage.engine.ManagedClient;
-import dev.triage.engine.Requests;
 import feign.Client;
 import feign.MethodMetadata;
 import feign.Request;
@@ -46,6 +47,9 @@ final class TriageClient implements Client {
 	private final Client delegate;
 
 	private final ManagedClient client;
+
+	/** The timeouts last seen as Durations, reused while they stay the same (a GuardedBody gets them). */
+	private volatile Timeouts timeouts;
 
 	TriageClient(Client delegate, ManagedClient client) {
 		this.delegate = delegate;
@@ -97,7 +101,7 @@ final class TriageClient implements Client {
 		}
 		int status = response.status();
 		if (status >= 200 && status < 300) {
-			String contentType = Requests.firstHeader(response.headers(), "Content-Type");
+			String contentType = contentType(response);
 			// A stream is watched whoever reads it: a decoder, or the caller of a method returning the response.
 			boolean watched = Engine.isEventStream(contentType);
 			Engine.Settlement settlement = engine.succeeded(attempt, status,
@@ -109,8 +113,9 @@ final class TriageClient implements Client {
 			if (watched) {
 				body = new WatchedBody(body, settlement, contentType, response.reason(), response.headers());
 			}
+			Timeouts timeouts = timeouts(effective);
 			return response.toBuilder()
-				.body(new GuardedBody(body, settlement, connectTimeout(effective), readTimeout(effective)))
+				.body(new GuardedBody(body, settlement, timeouts.connect(), timeouts.read()))
 				.build();
 		}
 		if (raw) {
@@ -145,6 +150,43 @@ final class TriageClient implements Client {
 		finally {
 			Util.ensureClosed(body);
 		}
+	}
+
+	/**
+	 * Return the answer's content type. A Feign response's headers are case-insensitive (its constructor copies
+	 * them into such a map): a lookup, where a walk over every header would allocate an iterator and an entry
+	 * view per header.
+	 */
+	private static String contentType(Response response) {
+		Map<String, Collection<String>> headers = response.headers();
+		Collection<String> values = (headers != null) ? headers.get("Content-Type") : null;
+		return (values != null && !values.isEmpty()) ? values.iterator().next() : null;
+	}
+
+	private Timeouts timeouts(Request.Options options) {
+		if (options == null) {
+			return Timeouts.UNKNOWN;
+		}
+		Timeouts timeouts = this.timeouts;
+		if (timeouts == null || !timeouts.same(options)) {
+			timeouts = new Timeouts(connectTimeout(options), readTimeout(options));
+			this.timeouts = timeouts;
+		}
+		return timeouts;
+	}
+
+	/**
+	 * An attempt's timeouts as Durations, {@code null} when unknown.
+	 */
+	private record Timeouts(Duration connect, Duration read) {
+
+		static final Timeouts UNKNOWN = new Timeouts(null, null);
+
+		boolean same(Request.Options options) {
+			return this.connect != null && this.connect.toMillis() == options.connectTimeoutMillis()
+					&& this.read.toMillis() == options.readTimeoutMillis();
+		}
+
 	}
 
 	private static Duration connectTimeout(Request.Options options) {
