@@ -19,12 +19,15 @@ package dev.triage.metrics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import dev.triage.PoisonRequestEvent;
 import dev.triage.Refusal;
 import dev.triage.AttemptOutcome;
 import dev.triage.CallObserver;
+import dev.triage.CallOutcome;
 import dev.triage.CallRecord;
+import dev.triage.FailureClass;
 import dev.triage.policy.RetryDecision;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -72,6 +75,12 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 
 	private final Map<SuppressedKey, Counter> refusals = new ConcurrentHashMap<>();
 
+	// The meters of the commonest events, found without building a key: a 2xx attempt by client, channel and
+	// status; a successful call by client and method. The same meters as the keyed maps hold.
+	private final Map<String, Map<String, AtomicReferenceArray<Counter>>> successfulAttempts = new ConcurrentHashMap<>();
+
+	private final Map<String, Map<String, Timer>> successfulCalls = new ConcurrentHashMap<>();
+
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		this.registry = registry;
@@ -83,6 +92,39 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 		if (registry == null) {
 			return;
 		}
+		boolean success = attempt.rule() == null && attempt.failure() == null
+				&& attempt.failureClass() == FailureClass.SUCCESS_2XX && attempt.status() >= 200
+				&& attempt.status() < 300 && attempt.client() != null && attempt.channel() != null;
+		AtomicReferenceArray<Counter> byStatus = null;
+		Counter counter = null;
+		if (success) {
+			Map<String, AtomicReferenceArray<Counter>> byChannel = this.successfulAttempts.get(attempt.client());
+			byStatus = (byChannel != null) ? byChannel.get(attempt.channel()) : null;
+			counter = (byStatus != null) ? byStatus.get(attempt.status() - 200) : null;
+		}
+		if (counter == null) {
+			counter = attemptCounter(registry, attempt);
+			if (success) {
+				if (byStatus == null) {
+					byStatus = this.successfulAttempts.computeIfAbsent(attempt.client(), (c) -> new ConcurrentHashMap<>())
+						.computeIfAbsent(attempt.channel(), (c) -> new AtomicReferenceArray<>(100));
+				}
+				// Racing writers store the same meter.
+				byStatus.set(attempt.status() - 200, counter);
+			}
+		}
+		counter.increment();
+		Timer timer = this.latency.get(attempt.client());
+		if (timer == null) {
+			timer = this.latency.computeIfAbsent(attempt.client(), (client) -> Timer.builder("triage.attempt.latency")
+				.description("Duration of each attempt of Triage-managed Feign calls: raw upstream latency")
+				.tag("client", client)
+				.register(registry));
+		}
+		timer.record(attempt.durationNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	private Counter attemptCounter(MeterRegistry registry, AttemptOutcome attempt) {
 		String breaker = (attempt.rule() != null) ? attempt.rule().breaker().tag() : "success";
 		AttemptKey key = new AttemptKey(attempt.client(), attempt.failureClass().tag(), attempt.code(), breaker,
 				attempt.channel());
@@ -97,15 +139,7 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 				.tag("channel", k.channel())
 				.register(registry));
 		}
-		counter.increment();
-		Timer timer = this.latency.get(attempt.client());
-		if (timer == null) {
-			timer = this.latency.computeIfAbsent(attempt.client(), (client) -> Timer.builder("triage.attempt.latency")
-				.description("Duration of each attempt of Triage-managed Feign calls: raw upstream latency")
-				.tag("client", client)
-				.register(registry));
-		}
-		timer.record(attempt.durationNanos(), TimeUnit.NANOSECONDS);
+		return counter;
 	}
 
 	@Override
@@ -161,6 +195,24 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 		if (registry == null) {
 			return;
 		}
+		boolean success = call.outcome() == CallOutcome.SUCCESS && call.failureClass() == FailureClass.NONE
+				&& "none".equals(call.code()) && !call.alert() && call.client() != null && call.methodKey() != null;
+		Timer timer = null;
+		if (success) {
+			Map<String, Timer> byMethod = this.successfulCalls.get(call.client());
+			timer = (byMethod != null) ? byMethod.get(call.methodKey()) : null;
+		}
+		if (timer == null) {
+			timer = callTimer(registry, call);
+			if (success) {
+				this.successfulCalls.computeIfAbsent(call.client(), (c) -> new ConcurrentHashMap<>())
+					.put(call.methodKey(), timer);
+			}
+		}
+		timer.record(call.elapsed().toNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	private Timer callTimer(MeterRegistry registry, CallRecord call) {
 		CallKey key = new CallKey(call.client(), call.methodKey(), call.outcome().tag(), call.failureClass().tag(),
 				call.code(), call.alert());
 		Timer timer = this.calls.get(key);
@@ -175,7 +227,7 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 				.tag("alert", Boolean.toString(k.alert()))
 				.register(registry));
 		}
-		timer.record(call.elapsed().toNanos(), TimeUnit.NANOSECONDS);
+		return timer;
 	}
 
 	private record AttemptKey(String client, String failureClass, String code, String breaker, String channel) {
