@@ -27,13 +27,15 @@ import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.core5.concurrent.Cancellable;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.util.Timeout;
 
 /**
  * Apache HttpClient 5's part of the attempt bound: the first handler of the execution chain arms the bound of the
  * Triage call running on this thread with a way to shut this exchange's connection down. It stays armed while a
- * decoder reads the body, and is disarmed when the call ends.
+ * decoder reads the body, and is disarmed when the call ends. When the adapter asks for it (Feign's), a 2xx
+ * answer's entity is wrapped in a {@link BodyGuard} the adapter settles.
  */
 public final class AttemptAbortInterceptor implements ExecChainHandler {
 
@@ -63,6 +65,15 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 			// The client's own timeouts, for the report of a transport failure when the adapter cannot see them.
 			call.clientTimeouts(null, (read != null && read.isEnabled()) ? readTimeout(read.toMilliseconds()) : null);
 			call.abort().arm(scope.execRuntime, SHUTDOWN);
+			ClassicHttpResponse response = chain.proceed(request, scope);
+			HttpEntity entity = response.getEntity();
+			if (call.guardsBody() && response.getCode() >= 200 && response.getCode() < 300 && entity != null) {
+				// The adapter guards the 2xx body here rather than copy the whole response to replace its body.
+				GuardedEntity guarded = new GuardedEntity(entity);
+				response.setEntity(guarded);
+				call.bodyGuarded(guarded);
+			}
+			return response;
 		}
 		return chain.proceed(request, scope);
 	}

@@ -74,6 +74,10 @@ public final class Call {
 
 	private Duration clientReadTimeout;
 
+	private boolean guardBody;
+
+	private BodyGuard bodyGuard;
+
 	private Call(Engine engine, String methodKey, Call outer) {
 		this.engine = engine;
 		this.runtime = engine.runtime();
@@ -189,6 +193,41 @@ public final class Call {
 	 */
 	public Duration clientReadTimeout() {
 		return this.clientReadTimeout;
+	}
+
+	/**
+	 * Say whether the adapter can take the next exchange's 2xx body guarded by the HTTP client itself (a
+	 * {@link BodyGuard}); asking for it forgets the previous attempt's guard.
+	 * @param wanted whether the adapter takes it
+	 */
+	public void guardBody(boolean wanted) {
+		this.guardBody = wanted;
+		if (wanted) {
+			this.bodyGuard = null;
+		}
+	}
+
+	/**
+	 * Return whether the adapter takes the current exchange's 2xx body guarded by the HTTP client.
+	 */
+	boolean guardsBody() {
+		return this.guardBody;
+	}
+
+	/**
+	 * The HTTP client guards the current exchange's 2xx body: only one exchange per attempt.
+	 */
+	void bodyGuarded(BodyGuard guard) {
+		this.bodyGuard = guard;
+		this.guardBody = false;
+	}
+
+	/**
+	 * Return the guard of the current attempt's 2xx body, set by the HTTP client.
+	 * @return the guard, {@code null} when the HTTP client did not guard it
+	 */
+	public BodyGuard bodyGuard() {
+		return this.bodyGuard;
 	}
 
 	int attemptStarted(String method, String url, String channelName) {

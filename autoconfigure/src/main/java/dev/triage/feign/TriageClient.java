@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.triage.engine.Attempt;
 import dev.triage.engine.BodyCapture;
+import dev.triage.engine.BodyGuard;
 import dev.triage.engine.Call;
 import dev.triage.engine.CapturedBody;
 import dev.triage.engine.ClientRuntime;
@@ -44,6 +45,8 @@ import feign.Util;
  */
 final class TriageClient implements Client {
 
+	private static final String HC5_CLIENT = "feign.hc5.ApacheHttp5Client$";
+
 	private final Client delegate;
 
 	private final ManagedClient client;
@@ -63,16 +66,21 @@ final class TriageClient implements Client {
 			// Not inside a managed method (a client used directly): a call of one attempt.
 			call = Call.open(this.client, "");
 			try {
-				return execute(call, request, options);
+				return execute(call, request, options, false);
 			}
 			finally {
 				call.close();
 			}
 		}
-		return execute(call, request, options);
+		return execute(call, request, options, true);
 	}
 
-	private Response execute(Call call, Request request, Request.Options options) throws IOException {
+	/**
+	 * One attempt. Inside a managed method the 2xx body may be guarded inside the HTTP client (the decoder finds
+	 * the guard on the call); a call of one attempt ends before anyone reads the body, so its body is guarded here.
+	 */
+	private Response execute(Call call, Request request, Request.Options options, boolean managed)
+			throws IOException {
 		Engine engine = call.engine();
 		RequestTemplate template = request.requestTemplate();
 		String primaryBase = (template != null && template.feignTarget() != null) ? template.feignTarget().url() : null;
@@ -89,6 +97,7 @@ final class TriageClient implements Client {
 			engine.bound(call, -1, -1, !raw);
 		}
 		Response response;
+		call.guardBody(managed);
 		try {
 			response = this.delegate.execute(sent, effective);
 		}
@@ -98,6 +107,9 @@ final class TriageClient implements Client {
 		catch (RuntimeException | Error ex) {
 			engine.interrupted(attempt);
 			throw ex;
+		}
+		finally {
+			call.guardBody(false);
 		}
 		int status = response.status();
 		if (status >= 200 && status < 300) {
@@ -110,6 +122,14 @@ final class TriageClient implements Client {
 				return response;
 			}
 			Response.Body body = response.body();
+			BodyGuard guard = call.bodyGuard();
+			if (!watched && guard != null && readsThroughEntity(body)) {
+				// Apache HttpClient 5 guards the body inside its entity: the response goes on as it came, its
+				// headers not copied once more.
+				Timeouts timeouts = timeouts(effective);
+				guard.settle(settlement, timeouts.connect(), timeouts.read());
+				return response;
+			}
 			if (watched) {
 				body = new WatchedBody(body, settlement, contentType, response.reason(), response.headers());
 			}
@@ -150,6 +170,14 @@ final class TriageClient implements Client {
 		finally {
 			Util.ensureClosed(body);
 		}
+	}
+
+	/**
+	 * Return whether a body reads through the entity of the Apache HttpClient 5 answer (Feign's client for it reads
+	 * and closes its body through the entity), so that a guard on the entity guards the body.
+	 */
+	private static boolean readsThroughEntity(Response.Body body) {
+		return body.getClass().getName().startsWith(HC5_CLIENT);
 	}
 
 	/**

@@ -19,6 +19,8 @@ package dev.triage.feign;
 import java.io.IOException;
 import java.lang.reflect.Type;
 
+import dev.triage.engine.BodyGuard;
+import dev.triage.engine.Call;
 import dev.triage.engine.TransportFailureException;
 import feign.FeignException;
 import feign.Response;
@@ -45,14 +47,27 @@ final class TriageDecoder implements Decoder {
 			return this.delegate.decode(response, type);
 		}
 		catch (IOException | RuntimeException ex) {
-			if (response.body() instanceof GuardedBody guarded && guarded.failure() != null) {
-				TransportFailureException failure = guarded.failure();
+			TransportFailureException failure = failure(response);
+			if (failure != null) {
 				throw new RetryableException(response.status(), failure.getMessage(),
 						(response.request() != null) ? response.request().httpMethod() : null, failure, (Long) null,
 						response.request());
 			}
 			throw ex;
 		}
+	}
+
+	/**
+	 * Return how reading a guarded 2xx body failed: guarded by the adapter ({@link GuardedBody}) or inside the
+	 * HTTP client (the call's {@link BodyGuard}).
+	 */
+	private static TransportFailureException failure(Response response) {
+		if (response.body() instanceof GuardedBody guarded) {
+			return guarded.failure();
+		}
+		Call call = Call.innermost();
+		BodyGuard guard = (call != null) ? call.bodyGuard() : null;
+		return (guard != null) ? guard.failure() : null;
 	}
 
 }
