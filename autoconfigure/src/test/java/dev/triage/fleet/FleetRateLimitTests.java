@@ -36,10 +36,8 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import com.github.tomakehurst.wiremock.stubbing.ServeEvent;
 import dev.triage.Refusal;
 import dev.triage.UpstreamUnavailableException;
-import dev.triage.support.RedisServer;
+import dev.triage.support.RedisServerExtension;
 import dev.triage.support.WireMocks;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,19 +57,8 @@ class FleetRateLimitTests {
 	@RegisterExtension
 	static WireMockExtension upstream = WireMocks.loopback();
 
-	static RedisServer redis;
-
-	@BeforeAll
-	static void startRedis() throws Exception {
-		redis = RedisServer.startOrSkip();
-	}
-
-	@AfterAll
-	static void stopRedis() throws Exception {
-		if (redis != null) {
-			redis.close();
-		}
-	}
+	@RegisterExtension
+	static RedisServerExtension redis = new RedisServerExtension();
 
 	@BeforeEach
 	void stubs() {
@@ -81,7 +68,7 @@ class FleetRateLimitTests {
 	@ParameterizedTest
 	@ValueSource(ints = { 1, 5 })
 	void theFleetSendsAtMostTheLimitPerPeriodPlusWhatIsLeasedAndUnused(int lease) throws Exception {
-		try (FleetOfInstances fleet = new FleetOfInstances(upstream.baseUrl(), redis.port(), "triage.fleet.store=redis",
+		try (FleetOfInstances fleet = new FleetOfInstances(upstream.baseUrl(), redis.server().port(), "triage.fleet.store=redis",
 				"triage.fleet.timeout=1s", "triage.fleet.instances=3", "triage.clients.inventory.throttle.enabled=false",
 				"triage.clients.inventory.fleet-rate-limit.limit-for-period=" + LIMIT,
 				"triage.clients.inventory.fleet-rate-limit.limit-refresh-period=" + PERIOD.toMillis() + "ms",

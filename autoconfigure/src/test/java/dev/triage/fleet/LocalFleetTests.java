@@ -31,10 +31,8 @@ import java.util.List;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.Refusal;
 import dev.triage.UpstreamUnavailableException;
-import dev.triage.support.RedisServer;
+import dev.triage.support.RedisServerExtension;
 import dev.triage.support.WireMocks;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -48,27 +46,16 @@ class LocalFleetTests {
 	@RegisterExtension
 	static WireMockExtension upstream = WireMocks.loopback();
 
-	static RedisServer redis;
-
-	@BeforeAll
-	static void startRedis() throws Exception {
-		redis = RedisServer.startOrSkip();
-	}
-
-	@AfterAll
-	static void stopRedis() throws Exception {
-		if (redis != null) {
-			redis.close();
-		}
-	}
+	@RegisterExtension
+	static RedisServerExtension redis = new RedisServerExtension();
 
 	@Test
 	void theLocalStoreSendsNoCommandToRedisAndSharesNothing() throws Exception {
 		upstream.stubFor(get(urlPathEqualTo("/items/busy"))
 			.willReturn(aResponse().withStatus(429).withHeader("Retry-After", "30")));
 		upstream.stubFor(get(urlPathEqualTo("/items/ok")).willReturn(aResponse().withStatus(200).withBody("ok")));
-		redis.command("CONFIG", "RESETSTAT");
-		try (FleetOfInstances fleet = new FleetOfInstances(upstream.baseUrl(), redis.port(),
+		redis.server().command("CONFIG", "RESETSTAT");
+		try (FleetOfInstances fleet = new FleetOfInstances(upstream.baseUrl(), redis.server().port(),
 				"triage.clients.inventory.policies.429.max-attempts=1", "triage.fleet.instances=2",
 				"triage.clients.inventory.fleet-rate-limit.limit-for-period=6",
 				"triage.clients.inventory.fleet-rate-limit.limit-refresh-period=1h")) {
@@ -94,8 +81,8 @@ class LocalFleetTests {
 			assertThat(upstream.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount()).isEqualTo(4);
 			assertThat(a.getBeansOfType(FleetStore.class)).isEmpty();
 		}
-		assertThat(redis.dbSize()).isZero();
-		String stats = (String) redis.command("INFO", "commandstats");
+		assertThat(redis.server().dbSize()).isZero();
+		String stats = (String) redis.server().command("INFO", "commandstats");
 		List<String> commands = stats.lines().filter((line) -> line.startsWith("cmdstat_")).toList();
 		assertThat(commands).as("only this test's own commands reached Redis")
 			.allSatisfy((line) -> assertThat(line).matches("cmdstat_(config|info|dbsize|ping)[|:].*"));

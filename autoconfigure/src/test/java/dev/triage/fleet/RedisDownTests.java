@@ -41,11 +41,9 @@ import dev.triage.UpstreamUnavailableException;
 import dev.triage.actuate.RecentFailures;
 import dev.triage.actuate.TriageEndpoint;
 import dev.triage.engine.ManagedClients;
-import dev.triage.support.RedisServer;
+import dev.triage.support.RedisServerExtension;
 import dev.triage.support.WireMocks;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -73,26 +71,15 @@ class RedisDownTests {
 	@RegisterExtension
 	static WireMockExtension upstream = WireMocks.loopback();
 
-	static RedisServer redis;
-
-	@BeforeAll
-	static void startRedis() throws Exception {
-		redis = RedisServer.startOrSkip();
-	}
-
-	@AfterAll
-	static void stopRedis() throws Exception {
-		if (redis != null) {
-			redis.close();
-		}
-	}
+	@RegisterExtension
+	static RedisServerExtension redis = new RedisServerExtension();
 
 	@Test
 	void aKilledRedisHoldsNoCallerPastTheTimeoutTheFleetFallsBackAndRecovers(CapturedOutput output) throws Exception {
 		upstream.stubFor(get(urlPathEqualTo("/items/ok")).willReturn(aResponse().withStatus(200).withBody("ok")));
 		upstream.stubFor(get(urlPathEqualTo("/items/busy"))
 			.willReturn(aResponse().withStatus(429).withHeader("Retry-After", "30")));
-		try (FleetOfInstances fleet = new FleetOfInstances(upstream.baseUrl(), redis.port(), "triage.fleet.store=redis",
+		try (FleetOfInstances fleet = new FleetOfInstances(upstream.baseUrl(), redis.server().port(), "triage.fleet.store=redis",
 				"triage.fleet.timeout=" + TIMEOUT.toMillis() + "ms", "triage.fleet.instances=3",
 				"triage.clients.inventory.throttle.enabled=false", "triage.clients.inventory.policies.429.max-attempts=1",
 				"triage.clients.inventory.fleet-rate-limit.limit-for-period=30",
@@ -106,9 +93,9 @@ class RedisDownTests {
 				inventory(instance).item("ok"); // the first call of an instance creates its client: not timed
 				timed(took, () -> inventory(instance).item("ok"));
 			}
-			assertThat(redis.command("EXISTS", fleet.prefix() + "{inventory}:rate")).isEqualTo(1L);
+			assertThat(redis.server().command("EXISTS", fleet.prefix() + "{inventory}:rate")).isEqualTo(1L);
 
-			redis.kill();
+			redis.server().kill();
 			int logged = output.length();
 			upstream.resetRequests();
 			assertThat(timed(took, () -> inventory(b).item("busy"))).isInstanceOf(UpstreamResponseException.class);
@@ -138,11 +125,11 @@ class RedisDownTests {
 			assertThat(new TriageEndpoint(a.getBean(ManagedClients.class), new RecentFailures(Clock.systemUTC()),
 					Map.of(), status(a)).clients().fleet()).isEqualTo(new TriageEndpoint.FleetDescriptor("redis", false));
 
-			redis.start();
+			redis.server().start();
 			await(() -> instances.stream().allMatch((instance) -> status(instance).connected()));
 			await(() -> instances.stream().allMatch((instance) -> pause(instance).isPaused()));
 			assertThat(count(output.toString().substring(logged), UNAVAILABLE)).isEqualTo(count(outage, UNAVAILABLE));
-			assertThat((Long) redis.command("PTTL", fleet.prefix() + "{inventory}:pause:primary"))
+			assertThat((Long) redis.server().command("PTTL", fleet.prefix() + "{inventory}:pause:primary"))
 				.as("the pause b learnt alone is in Redis again").isGreaterThan(20_000L);
 			assertThat(took).as("no call waited on Redis longer than the timeout")
 				.allSatisfy((duration) -> assertThat(duration).isLessThan(TIMEOUT.plus(SLACK)));

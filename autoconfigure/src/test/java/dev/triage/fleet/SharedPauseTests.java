@@ -34,10 +34,8 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.Refusal;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamUnavailableException;
-import dev.triage.support.RedisServer;
+import dev.triage.support.RedisServerExtension;
 import dev.triage.support.WireMocks;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -52,19 +50,8 @@ class SharedPauseTests {
 	@RegisterExtension
 	static WireMockExtension upstream = WireMocks.loopback();
 
-	static RedisServer redis;
-
-	@BeforeAll
-	static void startRedis() throws Exception {
-		redis = RedisServer.startOrSkip();
-	}
-
-	@AfterAll
-	static void stopRedis() throws Exception {
-		if (redis != null) {
-			redis.close();
-		}
-	}
+	@RegisterExtension
+	static RedisServerExtension redis = new RedisServerExtension();
 
 	@BeforeEach
 	void stubs() {
@@ -75,7 +62,7 @@ class SharedPauseTests {
 
 	@Test
 	void aPauseOneInstanceLearnsPausesTheFleetWithinASecondAndALateJoinerLearnsIt() throws Exception {
-		try (FleetOfInstances fleet = new FleetOfInstances(upstream.baseUrl(), redis.port(), "triage.fleet.store=redis",
+		try (FleetOfInstances fleet = new FleetOfInstances(upstream.baseUrl(), redis.server().port(), "triage.fleet.store=redis",
 				"triage.clients.inventory.policies.429.max-attempts=1")) {
 			ConfigurableApplicationContext a = fleet.start();
 			ConfigurableApplicationContext b = fleet.start();
@@ -106,14 +93,14 @@ class SharedPauseTests {
 			Throwable refused = catchThrowable(() -> inventory(late).item("ok"));
 			assertThat(((UpstreamUnavailableException) refused).refusal()).isEqualTo(Refusal.PAUSED);
 			assertThat(wireCount()).isEqualTo(1);
-			Object ttl = redis.command("PTTL", fleet.prefix() + "{inventory}:pause:primary");
+			Object ttl = redis.server().command("PTTL", fleet.prefix() + "{inventory}:pause:primary");
 			assertThat((Long) ttl).as("the key expires when the pause ends").isBetween(20_000L, 30_000L);
 		}
 	}
 
 	@Test
 	void aLaterPauseExtendsTheFleetsAndAShorterOneNeverShortensIt() throws Exception {
-		try (FleetOfInstances fleet = new FleetOfInstances(upstream.baseUrl(), redis.port(), "triage.fleet.store=redis",
+		try (FleetOfInstances fleet = new FleetOfInstances(upstream.baseUrl(), redis.server().port(), "triage.fleet.store=redis",
 				"triage.clients.inventory.policies.429.max-attempts=1")) {
 			ConfigurableApplicationContext a = fleet.start();
 			ConfigurableApplicationContext b = fleet.start();
@@ -125,15 +112,15 @@ class SharedPauseTests {
 			pause(b).pauseFor(Duration.ofSeconds(60));
 			awaitUntilAfter(a, Instant.now().plusSeconds(50));
 			awaitUntilAfter(c, Instant.now().plusSeconds(50));
-			assertThat((Long) redis.command("PTTL", key)).isGreaterThan(50_000L);
+			assertThat((Long) redis.server().command("PTTL", key)).isGreaterThan(50_000L);
 
 			// another instance (or an older Triage) writes a shorter pause: Redis keeps the longer one
-			Object left = redis.command("EVAL", SharedPauses.PAUSE.getScriptAsString(), "1", key, "5000", "other",
+			Object left = redis.server().command("EVAL", SharedPauses.PAUSE.getScriptAsString(), "1", key, "5000", "other",
 					fleet.prefix() + "pauses", "inventory\nprimary\n");
 			pause(c).pauseFor(Duration.ofSeconds(5));
 
 			assertThat((Long) left).isGreaterThan(50_000L);
-			assertThat((Long) redis.command("PTTL", key)).isGreaterThan(50_000L);
+			assertThat((Long) redis.server().command("PTTL", key)).isGreaterThan(50_000L);
 			for (ConfigurableApplicationContext instance : List.of(a, b, c)) {
 				assertThat(pause(instance).until()).isAfter(Instant.now().plusSeconds(50));
 			}
