@@ -210,16 +210,23 @@ public final class BenchmarkReport {
 				+ "ways: plain Feign on Apache HttpClient 5 (no retryer), Spring Cloud OpenFeign on HC5 (the baseline, "
 				+ "1.00), Spring Cloud OpenFeign with Spring Cloud CircuitBreaker on Resilience4j (its shipped defaults: "
 				+ "a thread-pool bulkhead and a 1 s time limiter; the breaker held closed for the 503), and Triage "
-				+ "(defaults, except one attempt for the 503, the breaker held closed and throttling and poison detection "
-				+ "off for it, and the call log's WARN line per 503 off; the 404 and the second refusal row run with the call "
-				+ "log at its default level, INFO, which writes one line per client and code every 10 s), and the same "
+				+ "(its defaults, call log at its default level, INFO, which writes one line per client and code or "
+				+ "reason every 10 s; only the 503 row runs a second application with one attempt for the 503, the "
+				+ "breaker held closed, throttling and poison detection off and the call log's WARN line per 503 off, "
+				+ "and the first refusal row runs with the call log off), and the same "
 				+ "interface as a Spring HTTP service client (`@HttpExchange` on a `RestClient` from Spring Boot's "
 				+ "`RestClient.Builder`, on HC5), plain and managed by Triage with the same settings "
 				+ "(`TriageHttpServices.createClient`). Each cell: the median ratio to Spring Cloud "
 				+ "OpenFeign over ").append(LoopbackComparison.ROUNDS).append(" rounds (min–max), after ")
-			.append(LoopbackComparison.WARM_UP_ROUNDS).append(" warm-up rounds; a round runs every contender for ")
-			.append(LoopbackComparison.SLICE_NANOS / 1_000_000).append(" ms per scenario and thread count, "
-					+ "round-robin, the order rotated each round. For the open breaker the baseline is Spring Cloud "
+			.append(LoopbackComparison.WARM_UP_ROUNDS).append(" warm-up rounds. In a round, per scenario and thread "
+					+ "count, each caller thread gives the contenders turns of ")
+			.append(LoopbackComparison.TURN_NANOS / 1_000_000).append(" ms in turn (the order rotated each round) until "
+					+ "each has called for about ").append(LoopbackComparison.SLICE_NANOS / 1_000_000)
+			.append(" ms, so that all of them call under the same moment-to-moment conditions of a shared machine; "
+					+ "a contender's figure for the round is its median call (a stall of the machine lands on whichever "
+					+ "contender is calling and would move a mean), and the ratio compares medians of the same round. "
+					+ "The 503 row runs each contender alone for that time, in the last ")
+			.append(LoopbackComparison.FAILED_ROUNDS).append(" rounds only, with means. For the open breaker the baseline is Spring Cloud "
 					+ "CircuitBreaker's refusal. The table is the last of ").append(runs.size())
 			.append(" runs; the one after it gives every run's medians for Triage.\n\n");
 		loopback.table().forEach((line) -> md.append(line).append('\n'));
@@ -332,11 +339,11 @@ public final class BenchmarkReport {
 		StringBuilder md = new StringBuilder("\n## Targets\n\n| target | this run | met |\n|---|---|---|\n");
 		String ofRuns = " (median of " + runs.size() + " runs' medians)";
 		double[] ok = acrossRuns(runs, (run) -> run.triageMedians().get(LoopbackComparison.Scenario.OK_200));
-		target(md, "200 decoded by Jackson over loopback, median ratio to Spring Cloud OpenFeign ≤ 1.05 at 1 and 2 threads"
+		target(md, "200 decoded by Jackson over loopback, Triage with its defaults, median ratio to Spring Cloud OpenFeign ≤ 1.05 at 1 and 2 threads"
 				+ ofRuns, String.format(Locale.ROOT, "%.2f / %.2f", ok[0], ok[1]), ok[0] <= 1.05 && ok[1] <= 1.05);
 		double[] notFound = acrossRuns(runs,
 				(run) -> run.triageMedians().get(LoopbackComparison.Scenario.NOT_FOUND_404));
-		target(md, "404 with a JSON error body over loopback, call log on (default), median ratio to Spring Cloud OpenFeign "
+		target(md, "404 with a JSON error body over loopback, Triage with its defaults (call log on), median ratio to Spring Cloud OpenFeign "
 				+ "≤ 1.05 at 1 and 2 threads" + ofRuns, String.format(Locale.ROOT, "%.2f / %.2f", notFound[0], notFound[1]),
 				notFound[0] <= 1.05 && notFound[1] <= 1.05);
 		double[] rest200 = acrossRuns(runs,

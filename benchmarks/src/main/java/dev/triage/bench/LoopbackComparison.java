@@ -76,11 +76,24 @@ public final class LoopbackComparison {
 
 	// Overridable for a quick smoke run (-Dbench.rounds=1 -Dbench.warm-up-rounds=0 -Dbench.slice-millis=100);
 	// the committed table uses the defaults.
-	static final int WARM_UP_ROUNDS = Integer.getInteger("bench.warm-up-rounds", 2);
+	// Short slices, many rounds: each round's contenders run within about a second of each other, so a slow
+	// second of a shared machine weighs on all of them, and the median over many rounds drops the disturbed ones.
+	static final int WARM_UP_ROUNDS = Integer.getInteger("bench.warm-up-rounds", 5);
 
-	static final int ROUNDS = Integer.getInteger("bench.rounds", 7);
+	static final int ROUNDS = Integer.getInteger("bench.rounds", 21);
 
-	static final long SLICE_NANOS = Long.getLong("bench.slice-millis", 1000) * 1_000_000L;
+	static final long SLICE_NANOS = Long.getLong("bench.slice-millis", 200) * 1_000_000L;
+
+	/**
+	 * The 503 row runs in the last rounds only: it is not a cost comparison (Apache HttpClient 5's hidden retry
+	 * makes a call of the others last a second whatever the slice), it shows requests on the wire.
+	 */
+	static final int FAILED_ROUNDS = Math.min(3, ROUNDS);
+
+	/**
+	 * A contender's turn within an interleaved slice.
+	 */
+	static final long TURN_NANOS = Long.getLong("bench.turn-millis", 2) * 1_000_000L;
 
 	static final byte[] ITEM = "{\"id\":42,\"name\":\"widget\"}".getBytes(StandardCharsets.UTF_8);
 
@@ -259,6 +272,16 @@ public final class LoopbackComparison {
 			this.nanos[this.size++] = duration;
 		}
 
+		void addAll(Latencies other) {
+			for (int i = 0; i < other.size; i++) {
+				add(other.nanos[i]);
+			}
+		}
+
+		void clear() {
+			this.size = 0;
+		}
+
 		double[] percentiles(double... ranks) {
 			long[] sorted = Arrays.copyOf(this.nanos, this.size);
 			Arrays.sort(sorted);
@@ -293,54 +316,86 @@ public final class LoopbackComparison {
 		ExecutorService callers = Executors.newFixedThreadPool(2);
 		List<Contender> contenders = new ArrayList<>();
 		try {
-			contenders.add(plain(url));
-			contenders.add(spring("Spring Cloud OpenFeign", url, false, false));
-			contenders.add(spring("SC OpenFeign + SC CircuitBreaker (Resilience4j)", url, false, true));
-			contenders.add(spring("Triage", url, true, false));
-			contenders.add(restClient("plain RestClient + HC5", url, false));
-			contenders.add(restClient("Triage RestClient", url, true));
+			contenders.add(plain(url + "/c0"));
+			contenders.add(spring("Spring Cloud OpenFeign", url + "/c1", false, false));
+			contenders.add(spring("SC OpenFeign + SC CircuitBreaker (Resilience4j)", url + "/c2", false, true));
+			contenders.add(spring("Triage", url + "/c3", true, false));
+			contenders.add(restClient("plain RestClient + HC5", url + "/c4", false));
+			contenders.add(restClient("Triage RestClient", url + "/c5", true));
 			Map<Scenario, List<double[]>> ratiosOne = new EnumMap<>(Scenario.class);
 			Map<Scenario, List<double[]>> ratiosTwo = new EnumMap<>(Scenario.class);
 			Map<Scenario, double[]> wirePerCall = new EnumMap<>(Scenario.class);
 			Map<Scenario, List<Double>> baselineMicros = new EnumMap<>(Scenario.class);
 			List<double[]> failedMicros = new ArrayList<>();
-			Map<Integer, Latencies> refusalLatencies = new java.util.TreeMap<>();
+			Latencies[] refusalLatencies = new Latencies[contenders.size()];
+			Latencies[][] sliceLatencies = new Latencies[2][contenders.size()];
+			Latencies[] merged = new Latencies[contenders.size()];
+			for (int i = 0; i < contenders.size(); i++) {
+				sliceLatencies[0][i] = new Latencies();
+				sliceLatencies[1][i] = new Latencies();
+				merged[i] = new Latencies();
+			}
 			for (int round = 0; round < WARM_UP_ROUNDS + ROUNDS; round++) {
 				boolean measured = round >= WARM_UP_ROUNDS;
 				for (Scenario scenario : Scenario.values()) {
+					if (scenario == Scenario.FAILED_503 && round < WARM_UP_ROUNDS + ROUNDS - FAILED_ROUNDS) {
+						continue;
+					}
+					boolean refusal = scenario == Scenario.OPEN_BREAKER || scenario == Scenario.OPEN_BREAKER_LOGGED;
 					for (int threads = 1; threads <= 2; threads++) {
-						double[] nanos = new double[contenders.size()];
+						// The order of the round, rotated each round; without the contenders that cannot refuse.
+						List<Integer> order = new ArrayList<>();
 						for (int k = 0; k < contenders.size(); k++) {
 							int index = (k + round) % contenders.size();
-							Contender contender = contenders.get(index);
-							boolean refusal = scenario == Scenario.OPEN_BREAKER || scenario == Scenario.OPEN_BREAKER_LOGGED;
-							if (refusal && !contender.hasBreaker()) {
-								nanos[index] = Double.NaN;
-								wirePerCall.computeIfAbsent(scenario, (s) -> new double[contenders.size()])[index] = Double.NaN;
-								continue;
+							if (!refusal || contenders.get(index).hasBreaker()) {
+								order.add(index);
 							}
+						}
+						long[] wireBefore = new long[contenders.size()];
+						for (int index : order) {
+							Contender contender = contenders.get(index);
 							if (refusal) {
 								contender.breakerOpen(true);
-								contender.callLog(scenario == Scenario.OPEN_BREAKER_LOGGED);
 							}
-							if (scenario == Scenario.NOT_FOUND_404) {
-								contender.callLog(true);
-							}
-							long wireBefore = upstream.requests();
-							Latencies latencies = (scenario == Scenario.OPEN_BREAKER_LOGGED && threads == 1 && measured)
-									? refusalLatencies.computeIfAbsent(index, (i) -> new Latencies()) : null;
-							long[] counted = slice(callers, contender, scenario, threads, latencies);
-							if (refusal || scenario == Scenario.NOT_FOUND_404) {
-								contender.callLog(false);
-							}
+							// Triage's call log at its default level (INFO), except for the 503 (its WARN line per
+							// alert-worthy failure is the console's cost, not a decision's) and the quiet refusal row.
+							contender.callLog(scenario != Scenario.FAILED_503 && scenario != Scenario.OPEN_BREAKER);
+							wireBefore[index] = upstream.requests("/c" + index);
+						}
+						long[][] counted = (scenario == Scenario.FAILED_503)
+								? sequential(callers, contenders, order, scenario, threads)
+								: interleaved(callers, contenders, order, scenario, threads, sliceLatencies);
+						double[] nanos = new double[contenders.size()];
+						Arrays.fill(nanos, Double.NaN);
+						double[] wire = wirePerCall.computeIfAbsent(scenario, (sc) -> new double[contenders.size()]);
+						Arrays.fill(wire, Double.NaN);
+						for (int index : order) {
+							Contender contender = contenders.get(index);
+							contender.callLog(false);
 							if (refusal) {
 								contender.breakerOpen(false);
 							}
-							nanos[index] = (double) counted[1] / counted[0];
-							if (measured) {
-								wirePerCall.computeIfAbsent(scenario, (s) -> new double[contenders.size()])[index] =
-										(double) (upstream.requests() - wireBefore) / counted[0];
+							if (scenario == Scenario.FAILED_503) {
+								nanos[index] = (double) counted[index][1] / counted[index][0];
 							}
+							else {
+								// The median call: a stall of the shared machine (a descheduled thread, another
+								// process's burst) lands on whichever contender is calling and would move a mean.
+								Latencies all = merged[index];
+								all.clear();
+								for (int t = 0; t < threads; t++) {
+									all.addAll(sliceLatencies[t][index]);
+								}
+								nanos[index] = all.percentiles(50)[0];
+								if (scenario == Scenario.OPEN_BREAKER_LOGGED && threads == 1 && measured) {
+									if (refusalLatencies[index] == null) {
+										refusalLatencies[index] = new Latencies();
+									}
+									refusalLatencies[index].addAll(all);
+								}
+							}
+							wire[index] = (double) (upstream.requests("/c" + index) - wireBefore[index])
+									/ counted[index][0];
 						}
 						if (measured) {
 							int base = (scenario == Scenario.OPEN_BREAKER || scenario == Scenario.OPEN_BREAKER_LOGGED) ? 2 : 1;
@@ -379,7 +434,7 @@ public final class LoopbackComparison {
 				.append(Scenario.OPEN_BREAKER_LOGGED.label).append(" | 1 | ");
 			double[] triagePercentiles = null;
 			for (int i = 0; i < contenders.size(); i++) {
-				Latencies latencies = refusalLatencies.get(i);
+				Latencies latencies = refusalLatencies[i];
 				if (latencies == null) {
 					percentiles.append("| — ");
 					continue;
@@ -404,38 +459,86 @@ public final class LoopbackComparison {
 	}
 
 	/**
-	 * Call for one slice of time on {@code threads} threads; return {calls, thread-nanoseconds}.
+	 * Interleaved, for every scenario but the 503: each caller thread gives the contenders turns of
+	 * {@link #TURN_NANOS} in the round's order until each has had about {@link #SLICE_NANOS}, so that every
+	 * contender calls under the same conditions of a shared machine, millisecond by millisecond. Every call's
+	 * duration goes to {@code latencies[thread][contender]}. Return, per contender, {calls, thread-nanoseconds}.
 	 */
-	private static long[] slice(ExecutorService callers, Contender contender, Scenario scenario, int threads,
-			Latencies latencies) throws Exception {
-		List<Future<long[]>> running = new ArrayList<>();
+	private static long[][] interleaved(ExecutorService callers, List<Contender> contenders, List<Integer> order,
+			Scenario scenario, int threads, Latencies[][] latencies) throws Exception {
+		List<Future<long[][]>> running = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
+			Latencies[] own = latencies[t];
+			for (Latencies one : own) {
+				one.clear();
+			}
 			running.add(callers.submit(() -> {
-				long start = System.nanoTime();
-				long end = start + SLICE_NANOS;
-				long calls = 0;
-				long now = start;
-				do {
-					long before = now;
-					contender.call(scenario);
-					calls++;
-					now = System.nanoTime();
-					if (latencies != null) {
-						latencies.add(now - before);
+				long[][] counted = new long[contenders.size()][2];
+				long now = System.nanoTime();
+				long end = now + SLICE_NANOS * order.size();
+				for (int turn = 0; turn < order.size() || now < end; turn++) {
+					int index = order.get(turn % order.size());
+					Contender contender = contenders.get(index);
+					Latencies calls = own[index];
+					long start = now;
+					long turnEnd = start + TURN_NANOS;
+					do {
+						long before = now;
+						contender.call(scenario);
+						counted[index][0]++;
+						now = System.nanoTime();
+						calls.add(now - before);
 					}
+					while (now < turnEnd);
+					counted[index][1] += now - start;
 				}
-				while (now < end);
-				return new long[] { calls, now - start };
+				return counted;
 			}));
 		}
-		long calls = 0;
-		long nanos = 0;
-		for (Future<long[]> one : running) {
-			long[] counted = one.get();
-			calls += counted[0];
-			nanos += counted[1];
+		return sum(running, contenders.size());
+	}
+
+	/**
+	 * One contender after the other, each for one slice of time on {@code threads} threads (the 503: a call of
+	 * the others lasts a second). Return, per contender, {calls, thread-nanoseconds}.
+	 */
+	private static long[][] sequential(ExecutorService callers, List<Contender> contenders, List<Integer> order,
+			Scenario scenario, int threads) throws Exception {
+		long[][] counted = new long[contenders.size()][2];
+		for (int index : order) {
+			Contender contender = contenders.get(index);
+			List<Future<long[][]>> running = new ArrayList<>();
+			for (int t = 0; t < threads; t++) {
+				running.add(callers.submit(() -> {
+					long[][] one = new long[contenders.size()][2];
+					long start = System.nanoTime();
+					long end = start + SLICE_NANOS;
+					long now;
+					do {
+						contender.call(scenario);
+						one[index][0]++;
+						now = System.nanoTime();
+					}
+					while (now < end);
+					one[index][1] = now - start;
+					return one;
+				}));
+			}
+			counted[index] = sum(running, contenders.size())[index];
 		}
-		return new long[] { calls, nanos };
+		return counted;
+	}
+
+	private static long[][] sum(List<Future<long[][]>> running, int contenders) throws Exception {
+		long[][] total = new long[contenders][2];
+		for (Future<long[][]> one : running) {
+			long[][] counted = one.get();
+			for (int i = 0; i < contenders; i++) {
+				total[i][0] += counted[i][0];
+				total[i][1] += counted[i][1];
+			}
+		}
+		return total;
 	}
 
 	private static List<String> render(List<Contender> contenders, Map<Scenario, List<double[]>> one,
@@ -522,11 +625,8 @@ public final class LoopbackComparison {
 		LoopbackUpstream.Answer notFound = new LoopbackUpstream.Answer(404, null, Fixtures.JSON_404);
 		LoopbackUpstream.Answer down = new LoopbackUpstream.Answer(503, null,
 				"{\"error\":{\"type\":\"unavailable\",\"message\":\"try later\"}}".getBytes(StandardCharsets.UTF_8));
-		return new LoopbackUpstream((path) -> switch (path) {
-			case "/ok" -> ok;
-			case "/missing" -> notFound;
-			default -> down;
-		});
+		// Each contender calls under a path of its own (/c0, /c1, ...), so the upstream counts its requests apart.
+		return new LoopbackUpstream((path) -> path.endsWith("/ok") ? ok : path.endsWith("/missing") ? notFound : down);
 	}
 
 	/**
@@ -566,48 +666,115 @@ public final class LoopbackComparison {
 	}
 
 	/**
-	 * A Spring Boot application (no web server) with the client, with or without Triage, with or without Spring
-	 * Cloud CircuitBreaker.
+	 * Triage's settings for the 503 row only: one attempt for the 503 like the others, the breaker held closed, and
+	 * the protections that a 100% 503 loop would rightly trigger (throttling, poison detection) off: measured is the
+	 * cost of a failed attempt, not of a refusal. Every other row runs Triage with its defaults.
 	 */
-	/**
-	 * Triage's settings for the comparison, whatever the kind of client.
-	 */
-	static final List<String> TRIAGE_SETTINGS = List.of("triage.policies.503.max-attempts=1",
-			"triage.throttle.enabled=false", "triage.poison.enabled=false", "logging.level.dev.triage.calls=ERROR",
+	static final List<String> HELD_FOR_503 = List.of("triage.policies.503.max-attempts=1",
+			"triage.throttle.enabled=false", "triage.poison.enabled=false",
 			"resilience4j.circuitbreaker.instances.bench.sliding-window-type=TIME_BASED",
 			"resilience4j.circuitbreaker.instances.bench.minimum-number-of-calls=" + Integer.MAX_VALUE);
 
-	private static Contender spring(String name, String url, boolean triage, boolean springBreaker) {
-		List<Class<?>> sources = new ArrayList<>(List.of(BenchApp.class));
-		if (springBreaker) {
-			sources.add(HeldClosed.class);
-		}
+	/**
+	 * Start a Spring Boot application (no web server) with the client, with or without Triage (with its
+	 * defaults, or held for the 503 row), with or without Spring Cloud CircuitBreaker.
+	 */
+	private static ConfigurableApplicationContext start(String url, boolean triage, boolean heldFor503,
+			boolean springBreaker, Class<?>... sources) {
 		List<String> properties = new ArrayList<>(List.of("bench.url=" + url, "spring.main.banner-mode=off",
 				"spring.jmx.enabled=false", "logging.level.root=WARN", "triage.enabled=" + triage,
 				"spring.cloud.openfeign.circuitbreaker.enabled=" + springBreaker));
-		if (triage) {
-			// One attempt for the 503 like the others, the breaker held closed, and the protections that a
-			// 100% 503 loop would rightly trigger (throttling, poison detection) off: measured is the cost of
-			// a failed attempt, not of a refusal. The call log writes a WARN line per 503 (alert-worthy): off here,
-			// the console is not what is measured. The 404 and the second refusal row run with the call log at its
-			// default level (INFO): a line per client and code (or reason) every 10 seconds.
-			properties.addAll(TRIAGE_SETTINGS);
+		if (heldFor503) {
+			properties.addAll(HELD_FOR_503);
 		}
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(sources.toArray(Class<?>[]::new))
+		return new SpringApplicationBuilder(sources)
 			.web(WebApplicationType.NONE)
 			.properties(properties.toArray(String[]::new))
 			.run();
-		SpringClient client = context.getBean(SpringClient.class);
-		Class<? extends RuntimeException> failure = triage ? dev.triage.UpstreamException.class : RuntimeException.class;
-		return new Contender() {
+	}
 
-			@Override
-			public String name() {
-				return name;
+	/**
+	 * A contender on Spring Boot: one application, or for Triage two (its defaults for every row; held for the
+	 * 503 row), whose client calls the upstream.
+	 */
+	private abstract static class Applications<C> implements Contender {
+
+		private final String name;
+
+		private final boolean triage;
+
+		final ConfigurableApplicationContext context;
+
+		private final ConfigurableApplicationContext held;
+
+		private final C client;
+
+		private final C heldClient;
+
+		Applications(String name, String url, boolean triage, boolean springBreaker, Class<C> clientType,
+				Class<?>... sources) {
+			this.name = name;
+			this.triage = triage;
+			this.context = start(url, triage, false, springBreaker, sources);
+			this.held = triage ? start(url, true, true, springBreaker, sources) : this.context;
+			this.client = this.context.getBean(clientType);
+			this.heldClient = this.held.getBean(clientType);
+		}
+
+		@Override
+		public String name() {
+			return this.name;
+		}
+
+		@Override
+		public void call(Scenario scenario) {
+			call(scenario, (scenario == Scenario.FAILED_503) ? this.heldClient : this.client,
+					this.triage ? dev.triage.UpstreamException.class : RuntimeException.class);
+		}
+
+		abstract void call(Scenario scenario, C client, Class<? extends RuntimeException> failure);
+
+		abstract CircuitBreakerRegistry breakers();
+
+		@Override
+		public void breakerOpen(boolean open) {
+			for (CircuitBreaker breaker : breakers().getAllCircuitBreakers()) {
+				if (open) {
+					breaker.transitionToForcedOpenState();
+				}
+				else {
+					breaker.transitionToClosedState();
+				}
 			}
+		}
+
+		@Override
+		public void callLog(boolean on) {
+			if (this.triage) {
+				// What an application gets without a logging setting: Spring Boot's default INFO (the
+				// benchmarks' logback.xml switches the call log off for the other rows).
+				LoggingSystem.get(getClass().getClassLoader())
+					.setLogLevel("dev.triage.calls", on ? LogLevel.INFO : LogLevel.ERROR);
+			}
+		}
+
+		@Override
+		public void close() {
+			this.context.close();
+			if (this.held != this.context) {
+				this.held.close();
+			}
+		}
+
+	}
+
+	private static Contender spring(String name, String url, boolean triage, boolean springBreaker) {
+		Class<?>[] sources = springBreaker ? new Class<?>[] { BenchApp.class, HeldClosed.class }
+				: new Class<?>[] { BenchApp.class };
+		return new Applications<>(name, url, triage, springBreaker, SpringClient.class, sources) {
 
 			@Override
-			public void call(Scenario scenario) {
+			void call(Scenario scenario, SpringClient client, Class<? extends RuntimeException> failure) {
 				expect(scenario, client::ok, client::missing, client::down, failure);
 			}
 
@@ -617,66 +784,24 @@ public final class LoopbackComparison {
 			}
 
 			@Override
-			public void breakerOpen(boolean open) {
-				for (CircuitBreaker breaker : breakers().getAllCircuitBreakers()) {
-					if (open) {
-						breaker.transitionToForcedOpenState();
-					}
-					else {
-						breaker.transitionToClosedState();
-					}
-				}
-			}
-
-			@Override
-			public void callLog(boolean on) {
-				if (triage) {
-					// What an application gets without a logging setting: Spring Boot's default INFO (the
-					// benchmarks' logback.xml switches the call log off for the other rows).
-					LoggingSystem.get(getClass().getClassLoader()).setLogLevel("dev.triage.calls", on ? LogLevel.INFO : LogLevel.ERROR);
-				}
-			}
-
-			private CircuitBreakerRegistry breakers() {
-				return springBreaker ? context.getBean(Resilience4JCircuitBreakerFactory.class).getCircuitBreakerRegistry()
-						: context.getBean(CircuitBreakerRegistry.class);
-			}
-
-			@Override
-			public void close() {
-				context.close();
+			CircuitBreakerRegistry breakers() {
+				return springBreaker
+						? this.context.getBean(Resilience4JCircuitBreakerFactory.class).getCircuitBreakerRegistry()
+						: this.context.getBean(CircuitBreakerRegistry.class);
 			}
 
 		};
 	}
 
 	/**
-	 * A Spring Boot application (no web server) with the HTTP service client on Spring Boot's
-	 * {@code RestClient.Builder} (Apache HttpClient 5), with or without Triage: the same settings as the Feign
-	 * contender of the same kind.
+	 * The HTTP service client on Spring Boot's {@code RestClient.Builder} (Apache HttpClient 5), with or without
+	 * Triage: the same settings as the Feign contender of the same kind.
 	 */
 	private static Contender restClient(String name, String url, boolean triage) {
-		List<String> properties = new ArrayList<>(List.of("bench.url=" + url, "spring.main.banner-mode=off",
-				"spring.jmx.enabled=false", "logging.level.root=WARN", "triage.enabled=" + triage,
-				"spring.cloud.openfeign.circuitbreaker.enabled=false"));
-		if (triage) {
-			properties.addAll(TRIAGE_SETTINGS);
-		}
-		ConfigurableApplicationContext context = new SpringApplicationBuilder(BenchApp.class, HttpServiceClient.class)
-			.web(WebApplicationType.NONE)
-			.properties(properties.toArray(String[]::new))
-			.run();
-		RestApi client = context.getBean(RestApi.class);
-		Class<? extends RuntimeException> failure = triage ? dev.triage.UpstreamException.class : RuntimeException.class;
-		return new Contender() {
+		return new Applications<>(name, url, triage, false, RestApi.class, BenchApp.class, HttpServiceClient.class) {
 
 			@Override
-			public String name() {
-				return name;
-			}
-
-			@Override
-			public void call(Scenario scenario) {
+			void call(Scenario scenario, RestApi client, Class<? extends RuntimeException> failure) {
 				expect(scenario, client::ok, client::missing, client::down, failure);
 			}
 
@@ -686,27 +811,8 @@ public final class LoopbackComparison {
 			}
 
 			@Override
-			public void callLog(boolean on) {
-				if (triage) {
-					LoggingSystem.get(getClass().getClassLoader()).setLogLevel("dev.triage.calls", on ? LogLevel.INFO : LogLevel.ERROR);
-				}
-			}
-
-			@Override
-			public void breakerOpen(boolean open) {
-				for (CircuitBreaker breaker : context.getBean(CircuitBreakerRegistry.class).getAllCircuitBreakers()) {
-					if (open) {
-						breaker.transitionToForcedOpenState();
-					}
-					else {
-						breaker.transitionToClosedState();
-					}
-				}
-			}
-
-			@Override
-			public void close() {
-				context.close();
+			CircuitBreakerRegistry breakers() {
+				return this.context.getBean(CircuitBreakerRegistry.class);
 			}
 
 		};

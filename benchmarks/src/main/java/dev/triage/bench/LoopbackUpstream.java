@@ -26,6 +26,8 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
@@ -55,6 +57,12 @@ final class LoopbackUpstream implements AutoCloseable {
 
 	private final AtomicLong requests = new AtomicLong();
 
+	/** Requests by the first segment of their path ({@code /c3} of {@code /c3/ok}). */
+	private final Map<String, AtomicLong> byPrefix = new ConcurrentHashMap<>();
+
+	/** Each answer's bytes, written once: the upstream's own work stays small and allocates nothing per request. */
+	private final Map<Answer, byte[]> responses = new ConcurrentHashMap<>();
+
 	private final Function<String, Answer> answers;
 
 	LoopbackUpstream(Function<String, Answer> answers) throws IOException {
@@ -72,6 +80,15 @@ final class LoopbackUpstream implements AutoCloseable {
 	 */
 	long requests() {
 		return this.requests.get();
+	}
+
+	/**
+	 * Requests that reached this upstream under a path's first segment.
+	 * @param prefix the first segment, such as {@code /c3}
+	 */
+	long requests(String prefix) {
+		AtomicLong counted = this.byPrefix.get(prefix);
+		return (counted != null) ? counted.get() : 0;
 	}
 
 	private void accept() {
@@ -104,8 +121,11 @@ final class LoopbackUpstream implements AutoCloseable {
 				in.skipNBytes(contentLength);
 				this.requests.incrementAndGet();
 				String path = requestLine.split(" ")[1];
+				int second = path.indexOf('/', 1);
+				this.byPrefix.computeIfAbsent((second > 0) ? path.substring(0, second) : path, (p) -> new AtomicLong())
+					.incrementAndGet();
 				Answer answer = this.answers.apply(path);
-				out.write(response(answer));
+				out.write(this.responses.computeIfAbsent(answer, LoopbackUpstream::response));
 				out.flush();
 			}
 		}
@@ -114,13 +134,13 @@ final class LoopbackUpstream implements AutoCloseable {
 		}
 	}
 
-	private static byte[] response(Answer answer) throws IOException {
+	private static byte[] response(Answer answer) {
 		ByteArrayOutputStream bytes = new ByteArrayOutputStream(256 + answer.body().length);
 		String head = String.format(Locale.ROOT,
 				"HTTP/1.1 %d X\r\nContent-Type: application/json\r\nContent-Length: %d\r\n%s\r\n", answer.status(),
 				answer.body().length, (answer.extraHeaders() != null) ? answer.extraHeaders() : "");
-		bytes.write(head.getBytes(StandardCharsets.ISO_8859_1));
-		bytes.write(answer.body());
+		bytes.writeBytes(head.getBytes(StandardCharsets.ISO_8859_1));
+		bytes.writeBytes(answer.body());
 		return bytes.toByteArray();
 	}
 
