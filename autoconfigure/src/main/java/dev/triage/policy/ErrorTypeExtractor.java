@@ -32,10 +32,9 @@ import com.fasterxml.jackson.core.JsonToken;
  */
 public final class ErrorTypeExtractor {
 
-	// Field names are compared once and dropped: interning them would build lookup tables for every body parsed.
-	private static final JsonFactory FACTORY = JsonFactory.builder()
-		.disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
-		.build();
+	// Jackson's defaults, field names canonicalized: measured (ErrorTypeBenchmark.streaming64k), a parser that
+	// does not canonicalize takes 7x the time and 10x the bytes (9.4 KB instead of 984 B) to find the type.
+	private static final JsonFactory FACTORY = new JsonFactory();
 
 	private final List<JsonPointer> pointers;
 
