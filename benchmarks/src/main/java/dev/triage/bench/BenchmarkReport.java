@@ -97,8 +97,26 @@ public final class BenchmarkReport {
 			runs.add(LoopbackComparison.run());
 		}
 		Files.createDirectories(out.toAbsolutePath().getParent());
-		Files.writeString(out, render(one, two, other, failureModes, runs));
+		String kept = Files.exists(out) ? kept(Files.readString(out)) : "";
+		Files.writeString(out, render(one, two, other, failureModes, runs) + kept);
 		System.out.println("Wrote " + out.toAbsolutePath());
+	}
+
+	/**
+	 * The line after which the report holds what was measured apart (a profile, the fleet against redis-server):
+	 * written by hand, kept when the report is written again.
+	 */
+	static final String KEPT = "<!-- Measured apart from this report; kept when it is regenerated. -->";
+
+	/**
+	 * What a report written again keeps of the one it replaces: everything from the {@link #KEPT} line on, after a
+	 * blank line; nothing when it has no such line.
+	 * @param previous the report being replaced
+	 * @return the part to append, or an empty string
+	 */
+	static String kept(String previous) {
+		int at = previous.indexOf(KEPT);
+		return (at < 0) ? "" : "\n" + previous.substring(at);
 	}
 
 	/**
@@ -412,10 +430,8 @@ public final class BenchmarkReport {
 			`ClientHttpRequestInterceptor` a `RestClient` wraps its request factory in
 			`InterceptingClientHttpRequestFactory`, whose request buffers the body and copies the headers per execution
 			(`InterceptingClientHttpRequest$InterceptingRequestExecution.execute`, `AbstractBufferingClientHttpRequest`):
-			about a quarter of the extra bytes of a 200, paid by any interceptor; (2) the method key, built per call by
-			`ManagedHttpServices.methodKey` (`ManagedHttpServices.java:146` calls `:233`, a stream over the parameter
-			types): about 1.3 KB and a stream pipeline per call, where a key computed once per `Method` would cost
-			nothing; (3) the engine (below). A 404 adds the error type read from the captured body, the
+			about a quarter of the extra bytes of a 200, paid by any interceptor; (2) the engine (below); the method
+			key, once built per call (about 1.3 KB), is now built once per `Method`. A 404 adds the error type read from the captured body, the
 			`UpstreamResponseException`'s stack trace and the `OriginalResponse`'s redacted header copy.
 
 			The engine in memory, a 2xx (`EngineBenchmark.engine2xx`, 500 to 640 B): Resilience4j's time-based window

@@ -48,6 +48,15 @@ class BenchmarkReportTests {
 	}
 
 	@Test
+	void aRegeneratedReportKeepsWhatWasMeasuredApartAndNothingElse() {
+		String previous = "# Triage benchmarks\n\n| old table |\n\n" + BenchmarkReport.KEPT
+				+ "\n\n## The fleet against a local redis-server\n\n| what | figure |\n";
+		assertThat(BenchmarkReport.kept(previous)).isEqualTo("\n" + BenchmarkReport.KEPT
+				+ "\n\n## The fleet against a local redis-server\n\n| what | figure |\n");
+		assertThat(BenchmarkReport.kept("# Triage benchmarks\n\n| old table |\n")).isEmpty();
+	}
+
+	@Test
 	void withoutArgumentsTheReportGoesToDocs() {
 		assertThat(BenchmarkReport.output()).isEqualTo(Path.of("docs", "benchmarks.md"));
 	}
