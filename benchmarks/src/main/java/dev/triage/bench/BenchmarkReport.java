@@ -431,8 +431,9 @@ public final class BenchmarkReport {
 			`InterceptingClientHttpRequestFactory`, whose request buffers the body and copies the headers per execution
 			(`InterceptingClientHttpRequest$InterceptingRequestExecution.execute`, `AbstractBufferingClientHttpRequest`):
 			about a quarter of the extra bytes of a 200, paid by any interceptor; (2) the engine (below); the method
-			key, once built per call (about 1.3 KB), is now built once per `Method`. A 404 adds the error type read from the captured body, the
-			`UpstreamResponseException`'s stack trace and the `OriginalResponse`'s redacted header copy.
+			key, once built per call (about 1.3 KB), is now built once per `Method`. A 404 adds the error type read
+			from the captured body, the `UpstreamResponseException`'s stack trace and the `OriginalResponse`'s
+			redacted header copy.
 
 			The engine in memory, a 2xx (`EngineBenchmark.engine2xx`, 500 to 640 B): Resilience4j's time-based window
 			(an `Instant` and a `TransitionCheckResult` per record, `Resilience4jUpstreamBreaker.record:51`, the

@@ -74,10 +74,10 @@ import org.springframework.web.service.invoker.HttpServiceProxyFactory;
  */
 public final class LoopbackComparison {
 
-	// Overridable for a quick smoke run (-Dbench.rounds=1 -Dbench.warm-up-rounds=0 -Dbench.slice-millis=100);
-	// the committed table uses the defaults.
-	// Short slices, many rounds: each round's contenders run within about a second of each other, so a slow
-	// second of a shared machine weighs on all of them, and the median over many rounds drops the disturbed ones.
+	// Short turns, many rounds: a round's contenders call within the same second, so a slow moment of a shared
+	// machine weighs on all of them, and the median over many rounds drops the disturbed ones. Overridable for a
+	// quick smoke run (-Dbench.rounds=1 -Dbench.warm-up-rounds=0 -Dbench.slice-millis=50); the committed table
+	// uses the defaults.
 	static final int WARM_UP_ROUNDS = Integer.getInteger("bench.warm-up-rounds", 5);
 
 	static final int ROUNDS = Integer.getInteger("bench.rounds", 21);
@@ -398,7 +398,7 @@ public final class LoopbackComparison {
 									/ counted[index][0];
 						}
 						if (measured) {
-							int base = (scenario == Scenario.OPEN_BREAKER || scenario == Scenario.OPEN_BREAKER_LOGGED) ? 2 : 1;
+							int base = refusal ? 2 : 1;
 							double[] ratios = new double[contenders.size()];
 							for (int i = 0; i < ratios.length; i++) {
 								ratios[i] = nanos[i] / nanos[base];
@@ -507,24 +507,27 @@ public final class LoopbackComparison {
 		long[][] counted = new long[contenders.size()][2];
 		for (int index : order) {
 			Contender contender = contenders.get(index);
-			List<Future<long[][]>> running = new ArrayList<>();
+			List<Future<long[]>> running = new ArrayList<>();
 			for (int t = 0; t < threads; t++) {
 				running.add(callers.submit(() -> {
-					long[][] one = new long[contenders.size()][2];
 					long start = System.nanoTime();
 					long end = start + SLICE_NANOS;
+					long calls = 0;
 					long now;
 					do {
 						contender.call(scenario);
-						one[index][0]++;
+						calls++;
 						now = System.nanoTime();
 					}
 					while (now < end);
-					one[index][1] = now - start;
-					return one;
+					return new long[] { calls, now - start };
 				}));
 			}
-			counted[index] = sum(running, contenders.size())[index];
+			for (Future<long[]> one : running) {
+				long[] slice = one.get();
+				counted[index][0] += slice[0];
+				counted[index][1] += slice[1];
+			}
 		}
 		return counted;
 	}
@@ -703,6 +706,8 @@ public final class LoopbackComparison {
 
 		private final boolean triage;
 
+		private final Class<? extends RuntimeException> failure;
+
 		final ConfigurableApplicationContext context;
 
 		private final ConfigurableApplicationContext held;
@@ -715,6 +720,7 @@ public final class LoopbackComparison {
 				Class<?>... sources) {
 			this.name = name;
 			this.triage = triage;
+			this.failure = triage ? dev.triage.UpstreamException.class : RuntimeException.class;
 			this.context = start(url, triage, false, springBreaker, sources);
 			this.held = triage ? start(url, true, true, springBreaker, sources) : this.context;
 			this.client = this.context.getBean(clientType);
@@ -728,8 +734,7 @@ public final class LoopbackComparison {
 
 		@Override
 		public void call(Scenario scenario) {
-			call(scenario, (scenario == Scenario.FAILED_503) ? this.heldClient : this.client,
-					this.triage ? dev.triage.UpstreamException.class : RuntimeException.class);
+			call(scenario, (scenario == Scenario.FAILED_503) ? this.heldClient : this.client, this.failure);
 		}
 
 		abstract void call(Scenario scenario, C client, Class<? extends RuntimeException> failure);

@@ -60,7 +60,7 @@ final class LoopbackUpstream implements AutoCloseable {
 	/** Requests by the first segment of their path ({@code /c3} of {@code /c3/ok}). */
 	private final Map<String, AtomicLong> byPrefix = new ConcurrentHashMap<>();
 
-	/** Each answer's bytes, written once: the upstream's own work stays small and allocates nothing per request. */
+	/** Each answer's bytes, built once rather than formatted for every request. */
 	private final Map<Answer, byte[]> responses = new ConcurrentHashMap<>();
 
 	private final Function<String, Answer> answers;
