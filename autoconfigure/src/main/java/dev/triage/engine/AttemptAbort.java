@@ -16,28 +16,69 @@
 
 package dev.triage.engine;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * The hard bound on one attempt: when it passes, the attempt's connection is shut down, whatever the attempt is
  * doing (connecting, sending, waiting for the status line, reading headers or the body, a decoder reading the
- * body stream). A read timeout alone cannot do this: every byte of a trickled answer resets it. One shared
- * daemon thread schedules every bound; nothing waits on it.
+ * body stream). A read timeout alone cannot do this: every byte of a trickled answer resets it.
+ * <p>
+ * One shared daemon thread, {@code triage-attempt-abort}, watches every armed bound; nothing waits on it. Arming
+ * a bound writes a few fields and, once per call, puts the call's bound on the watch's list (no lock, no task,
+ * no wake-up while the watch is ticking); disarming it is one write. The watch looks at the list every
+ * {@link #TICK_MILLIS} ms at most (sooner when a bound it knows of passes sooner): a bound fires when it passes
+ * or up to that much later. After a second with nothing armed the watch sleeps until a bound is armed.
  */
 public final class AttemptAbort {
 
-	private static final ScheduledThreadPoolExecutor SCHEDULER = scheduler();
+	/** How late a bound may fire, at most. */
+	static final long TICK_MILLIS = 10;
 
-	private volatile ScheduledFuture<?> pending;
+	private static final Log logger = LogFactory.getLog(AttemptAbort.class);
 
-	private volatile boolean fired;
+	private static final long DISARMED = 0;
 
-	private volatile long generation;
+	private static final long FIRED = -1;
+
+	private static final VarHandle ARMED;
+
+	private static final VarHandle LISTED;
+
+	static {
+		try {
+			MethodHandles.Lookup lookup = MethodHandles.lookup();
+			ARMED = lookup.findVarHandle(AttemptAbort.class, "armed", long.class);
+			LISTED = lookup.findVarHandle(AttemptAbort.class, "listed", boolean.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
+
+	private static final Watch WATCH = new Watch();
+
+	/**
+	 * The generation of the armed bound (each arming takes a new one, so that the watch can neither fire a bound
+	 * armed after it looked nor be fooled by one disarmed and armed again), {@link #DISARMED} or {@link #FIRED}.
+	 */
+	private volatile long armed;
+
+	/** Whether this bound is on the watch's list. */
+	private volatile boolean listed;
+
+	/** The next bound on the watch's list, or on the stack of those that arrived. */
+	private AttemptAbort next;
+
+	private long generation;
 
 	private long abortAtNanos;
 
@@ -45,21 +86,9 @@ public final class AttemptAbort {
 
 	private long configuredMillis = -1;
 
-	private static ScheduledThreadPoolExecutor scheduler() {
-		ScheduledThreadPoolExecutor scheduler = new ScheduledThreadPoolExecutor(1, (runnable) -> {
-			Thread thread = new Thread(runnable, "triage-attempt-abort");
-			thread.setDaemon(true);
-			return thread;
-		});
-		scheduler.setRemoveOnCancelPolicy(true);
-		// A task that becomes the head of the scheduler's queue wakes its thread. Every attempt arms a bound and
-		// disarms it when it ends, so without this the queue would be empty between calls and each bound would
-		// wake the thread: a context switch per call (measured: 19,013 wakes for 20,000 calls). A no-op every
-		// second stays ahead of any bound longer than that, so arming one is a queue insertion and nothing more.
-		scheduler.scheduleAtFixedRate(() -> {
-		}, 1, 1, TimeUnit.SECONDS);
-		return scheduler;
-	}
+	private Object target;
+
+	private Consumer<Object> shutdown;
 
 	/**
 	 * Set the bound of the next attempt; armed once the HTTP client knows how to shut its connection down.
@@ -81,9 +110,8 @@ public final class AttemptAbort {
 	}
 
 	private void set(long abortAtNanos, Duration configured, long configuredMillis) {
-		cancel();
-		this.generation++;
-		this.fired = false;
+		// Disarmed, and no longer fired: the previous attempt's bound is over.
+		this.armed = DISARMED;
 		this.abortAtNanos = abortAtNanos;
 		this.configured = configured;
 		this.configuredMillis = configuredMillis;
@@ -103,26 +131,31 @@ public final class AttemptAbort {
 	 * @param target what is shut down (the exchange)
 	 * @param shutdown shuts the attempt's connection down
 	 */
+	@SuppressWarnings("unchecked")
 	public <T> void arm(T target, Consumer<? super T> shutdown) {
 		if (this.configured == null && this.configuredMillis < 0) {
 			return;
 		}
-		long delay = this.abortAtNanos - System.nanoTime();
-		// A bound that fires after the next attempt set its own (the timer was already running when it was
-		// cancelled) must neither mark nor cut that attempt: each bound carries its generation.
-		Bound<T> bound = new Bound<>(this, ++this.generation, target, shutdown);
-		if (delay <= 0) {
-			bound.call();
+		this.target = target;
+		this.shutdown = (Consumer<Object>) shutdown;
+		long generation = ++this.generation;
+		if (this.abortAtNanos - System.nanoTime() <= 0) {
+			this.armed = generation;
+			fire(generation);
 			return;
 		}
-		this.pending = SCHEDULER.schedule(bound, delay, TimeUnit.NANOSECONDS);
+		// The fields above are written before the generation that publishes them.
+		this.armed = generation;
+		if (!this.listed && LISTED.compareAndSet(this, false, true)) {
+			WATCH.add(this);
+		}
 	}
 
 	/**
 	 * Return whether the bound passed and the connection was shut down.
 	 */
 	public boolean fired() {
-		return this.fired;
+		return this.armed == FIRED;
 	}
 
 	/**
@@ -134,44 +167,139 @@ public final class AttemptAbort {
 	}
 
 	/**
-	 * Disarm: the call is over, or the next attempt sets its own bound.
+	 * Disarm: the call is over, or the next attempt sets its own bound. A bound that already fired stays fired.
 	 */
 	public void cancel() {
-		ScheduledFuture<?> pending = this.pending;
-		if (pending != null) {
-			pending.cancel(false);
-			this.pending = null;
+		long generation = this.armed;
+		if (generation > 0) {
+			ARMED.compareAndSet(this, generation, DISARMED);
 		}
 	}
 
 	/**
-	 * One armed bound, the scheduler's task: a {@link Callable} so that the scheduler does not wrap it in an
-	 * adapter of its own.
+	 * Fire the bound armed with this generation, unless it was disarmed or armed again meanwhile.
 	 */
-	private static final class Bound<T> implements Callable<Void> {
+	private void fire(long generation) {
+		Object target = this.target;
+		Consumer<Object> shutdown = this.shutdown;
+		if (ARMED.compareAndSet(this, generation, FIRED)) {
+			shutdown.accept(target);
+		}
+	}
 
-		private final AttemptAbort abort;
+	/**
+	 * The watch: its thread takes the bounds listed since its last look, looks at every bound it watches, fires
+	 * those that passed and lets go of those no longer armed. Bounds arrive on a lock-free stack linked through
+	 * the bounds themselves (arming allocates nothing); the list it watches is its own.
+	 */
+	private static final class Watch implements Runnable {
 
-		private final long generation;
+		private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(TICK_MILLIS);
 
-		private final T target;
+		private static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-		private final Consumer<? super T> shutdown;
+		private final AtomicReference<AttemptAbort> arrived = new AtomicReference<>();
 
-		Bound(AttemptAbort abort, long generation, T target, Consumer<? super T> shutdown) {
-			this.abort = abort;
-			this.generation = generation;
-			this.target = target;
-			this.shutdown = shutdown;
+		private final Thread thread;
+
+		/** The bounds watched, linked through {@link AttemptAbort#next}: the watch's thread only. */
+		private AttemptAbort watched;
+
+		/** Whether the thread sleeps until a bound is armed. */
+		private volatile boolean sleeping;
+
+		Watch() {
+			this.thread = new Thread(this, "triage-attempt-abort");
+			this.thread.setDaemon(true);
+			this.thread.start();
+		}
+
+		void add(AttemptAbort abort) {
+			push(abort);
+			if (this.sleeping) {
+				LockSupport.unpark(this.thread);
+			}
+		}
+
+		private void push(AttemptAbort abort) {
+			AttemptAbort head;
+			do {
+				head = this.arrived.get();
+				abort.next = head;
+			}
+			while (!this.arrived.compareAndSet(head, abort));
 		}
 
 		@Override
-		public Void call() {
-			if (this.abort.generation == this.generation) {
-				this.abort.fired = true;
-				this.shutdown.accept(this.target);
+		public void run() {
+			long lastArmed = System.nanoTime();
+			while (true) {
+				for (AttemptAbort abort = this.arrived.getAndSet(null); abort != null;) {
+					AttemptAbort following = abort.next;
+					abort.next = this.watched;
+					this.watched = abort;
+					abort = following;
+				}
+				long now = System.nanoTime();
+				long sleep = TICK_NANOS;
+				boolean any = false;
+				AttemptAbort previous = null;
+				for (AttemptAbort abort = this.watched; abort != null;) {
+					AttemptAbort following = abort.next;
+					long generation = abort.armed;
+					if (generation > 0) {
+						any = true;
+						long left = abort.abortAtNanos - now;
+						if (left <= 0) {
+							fireSafely(abort, generation);
+						}
+						else if (left < sleep) {
+							sleep = left;
+						}
+						previous = abort;
+					}
+					else {
+						if (previous == null) {
+							this.watched = following;
+						}
+						else {
+							previous.next = following;
+						}
+						abort.next = null;
+						abort.listed = false;
+						// Armed again between the two readings: it arms without listing itself while it is listed.
+						if (abort.armed > 0 && LISTED.compareAndSet(abort, false, true)) {
+							push(abort);
+						}
+					}
+					abort = following;
+				}
+				if (any || now - lastArmed < LINGER_NANOS) {
+					if (any) {
+						lastArmed = now;
+					}
+					LockSupport.parkNanos(this, sleep);
+					continue;
+				}
+				// Nothing armed for a while: sleep until a bound is listed (looked for after saying so, so that a
+				// bound listed meanwhile is seen either here or by add).
+				this.sleeping = true;
+				if (this.watched == null && this.arrived.get() == null) {
+					LockSupport.park(this);
+				}
+				this.sleeping = false;
+				lastArmed = System.nanoTime();
 			}
-			return null;
+		}
+
+		private static void fireSafely(AttemptAbort abort, long generation) {
+			try {
+				abort.fire(generation);
+			}
+			catch (RuntimeException ex) {
+				// Shutting a connection down must not stop the watch of every other bound.
+				logger.warn("Triage: shutting a connection down at its attempt bound failed", ex);
+			}
 		}
 
 	}

@@ -17,6 +17,8 @@
 package dev.triage.bench;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -462,9 +464,10 @@ public final class LoopbackComparison {
 	 * Interleaved, for every scenario but the 503: each caller thread gives the contenders turns of
 	 * {@link #TURN_NANOS} in the round's order until each has had about {@link #SLICE_NANOS}, so that every
 	 * contender calls under the same conditions of a shared machine, millisecond by millisecond. Every call's
-	 * duration goes to {@code latencies[thread][contender]}. Return, per contender, {calls, thread-nanoseconds}.
+	 * duration goes to {@code latencies[thread][contender]}. Return, per contender, {calls, thread-nanoseconds,
+	 * the caller threads' CPU nanoseconds, the bytes they allocated}.
 	 */
-	private static long[][] interleaved(ExecutorService callers, List<Contender> contenders, List<Integer> order,
+	static long[][] interleaved(ExecutorService callers, List<Contender> contenders, List<Integer> order,
 			Scenario scenario, int threads, Latencies[][] latencies) throws Exception {
 		List<Future<long[][]>> running = new ArrayList<>();
 		for (int t = 0; t < threads; t++) {
@@ -473,7 +476,9 @@ public final class LoopbackComparison {
 				one.clear();
 			}
 			running.add(callers.submit(() -> {
-				long[][] counted = new long[contenders.size()][2];
+				long[][] counted = new long[contenders.size()][4];
+				com.sun.management.ThreadMXBean memory = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+				ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
 				long now = System.nanoTime();
 				long end = now + SLICE_NANOS * order.size();
 				for (int turn = 0; turn < order.size() || now < end; turn++) {
@@ -482,6 +487,8 @@ public final class LoopbackComparison {
 					Latencies calls = own[index];
 					long start = now;
 					long turnEnd = start + TURN_NANOS;
+					long cpuStart = cpu.getCurrentThreadCpuTime();
+					long allocatedStart = memory.getCurrentThreadAllocatedBytes();
 					do {
 						long before = now;
 						contender.call(scenario);
@@ -491,6 +498,8 @@ public final class LoopbackComparison {
 					}
 					while (now < turnEnd);
 					counted[index][1] += now - start;
+					counted[index][2] += cpu.getCurrentThreadCpuTime() - cpuStart;
+					counted[index][3] += memory.getCurrentThreadAllocatedBytes() - allocatedStart;
 				}
 				return counted;
 			}));
@@ -533,12 +542,13 @@ public final class LoopbackComparison {
 	}
 
 	private static long[][] sum(List<Future<long[][]>> running, int contenders) throws Exception {
-		long[][] total = new long[contenders][2];
+		long[][] total = new long[contenders][4];
 		for (Future<long[][]> one : running) {
 			long[][] counted = one.get();
 			for (int i = 0; i < contenders; i++) {
-				total[i][0] += counted[i][0];
-				total[i][1] += counted[i][1];
+				for (int k = 0; k < 4; k++) {
+					total[i][k] += counted[i][k];
+				}
 			}
 		}
 		return total;
@@ -623,7 +633,7 @@ public final class LoopbackComparison {
 		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 	}
 
-	private static LoopbackUpstream upstream() throws IOException {
+	static LoopbackUpstream upstream() throws IOException {
 		LoopbackUpstream.Answer ok = new LoopbackUpstream.Answer(200, null, ITEM);
 		LoopbackUpstream.Answer notFound = new LoopbackUpstream.Answer(404, null, Fixtures.JSON_404);
 		LoopbackUpstream.Answer down = new LoopbackUpstream.Answer(503, null,
@@ -773,7 +783,7 @@ public final class LoopbackComparison {
 
 	}
 
-	private static Contender spring(String name, String url, boolean triage, boolean springBreaker) {
+	static Contender spring(String name, String url, boolean triage, boolean springBreaker) {
 		Class<?>[] sources = springBreaker ? new Class<?>[] { BenchApp.class, HeldClosed.class }
 				: new Class<?>[] { BenchApp.class };
 		return new Applications<>(name, url, triage, springBreaker, SpringClient.class, sources) {

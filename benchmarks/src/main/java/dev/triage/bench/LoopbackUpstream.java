@@ -60,6 +60,9 @@ final class LoopbackUpstream implements AutoCloseable {
 	/** Requests by the first segment of their path ({@code /c3} of {@code /c3/ok}). */
 	private final Map<String, AtomicLong> byPrefix = new ConcurrentHashMap<>();
 
+	/** Connections by the first segment of the path of their first request. */
+	private final Map<String, AtomicLong> connectionsByPrefix = new ConcurrentHashMap<>();
+
 	/** Each answer's bytes, built once rather than formatted for every request. */
 	private final Map<Answer, byte[]> responses = new ConcurrentHashMap<>();
 
@@ -91,6 +94,15 @@ final class LoopbackUpstream implements AutoCloseable {
 		return (counted != null) ? counted.get() : 0;
 	}
 
+	/**
+	 * Connections opened by clients calling under a path's first segment (counted by their first request).
+	 * @param prefix the first segment, such as {@code /c3}
+	 */
+	long connections(String prefix) {
+		AtomicLong counted = this.connectionsByPrefix.get(prefix);
+		return (counted != null) ? counted.get() : 0;
+	}
+
 	private void accept() {
 		while (!this.socket.isClosed()) {
 			try {
@@ -107,6 +119,7 @@ final class LoopbackUpstream implements AutoCloseable {
 	private void serve(Socket connection) {
 		try (connection; InputStream in = new BufferedInputStream(connection.getInputStream());
 				OutputStream out = connection.getOutputStream()) {
+			boolean first = true;
 			while (true) {
 				String requestLine = line(in);
 				if (requestLine == null || requestLine.isEmpty()) {
@@ -122,8 +135,12 @@ final class LoopbackUpstream implements AutoCloseable {
 				this.requests.incrementAndGet();
 				String path = requestLine.split(" ")[1];
 				int second = path.indexOf('/', 1);
-				this.byPrefix.computeIfAbsent((second > 0) ? path.substring(0, second) : path, (p) -> new AtomicLong())
-					.incrementAndGet();
+				String prefix = (second > 0) ? path.substring(0, second) : path;
+				this.byPrefix.computeIfAbsent(prefix, (p) -> new AtomicLong()).incrementAndGet();
+				if (first) {
+					this.connectionsByPrefix.computeIfAbsent(prefix, (p) -> new AtomicLong()).incrementAndGet();
+					first = false;
+				}
 				Answer answer = this.answers.apply(path);
 				out.write(this.responses.computeIfAbsent(answer, LoopbackUpstream::response));
 				out.flush();

@@ -1,0 +1,145 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.triage.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.Test;
+
+/**
+ * The attempt bound's watch, without an HTTP client: what is shut down, and when. Waits are bounded by latches,
+ * never by a margin: a bound fires once it has passed, at most a tick later, however loaded the machine.
+ */
+class AttemptAbortTests {
+
+	private static final long MILLIS = 1_000_000L;
+
+	@Test
+	void aBoundThatPassesShutsItsTargetDownOnceAndSaysWhatWasConfigured() throws Exception {
+		AttemptAbort abort = new AttemptAbort();
+		CountDownLatch shut = new CountDownLatch(1);
+		AtomicInteger shutdowns = new AtomicInteger();
+		long start = System.nanoTime();
+		abort.bound(start + 50 * MILLIS, 50);
+		abort.arm(() -> {
+			shutdowns.incrementAndGet();
+			shut.countDown();
+		});
+
+		assertThat(shut.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(System.nanoTime() - start).as("not before the bound").isGreaterThanOrEqualTo(50 * MILLIS);
+		assertThat(abort.fired()).isTrue();
+		assertThat(abort.configured()).isEqualTo(Duration.ofMillis(50));
+		abort.cancel();
+		assertThat(abort.fired()).as("a bound that fired stays fired").isTrue();
+		assertThat(shutdowns).hasValue(1);
+	}
+
+	@Test
+	void aDisarmedBoundNeverFiresAndTheNextAttemptsBoundStillDoes() throws Exception {
+		AttemptAbort abort = new AttemptAbort();
+		AtomicInteger first = new AtomicInteger();
+		abort.bound(System.nanoTime() + 30 * MILLIS, 30);
+		abort.arm(first::incrementAndGet);
+		abort.cancel();
+
+		// The next attempt of the same call: a bound that fires; the first one's time passes meanwhile.
+		CountDownLatch second = new CountDownLatch(1);
+		abort.bound(System.nanoTime() + 100 * MILLIS, Duration.ofMillis(100));
+		abort.arm(second::countDown);
+
+		assertThat(second.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(first).as("the disarmed bound passed long before").hasValue(0);
+		assertThat(abort.fired()).isTrue();
+		assertThat(abort.configured()).isEqualTo(Duration.ofMillis(100));
+		abort.bound(System.nanoTime() + 10_000 * MILLIS, 10_000);
+		assertThat(abort.fired()).as("the next attempt starts unfired").isFalse();
+	}
+
+	@Test
+	void aBoundAlreadyPassedWhenArmedFiresAtOnce() {
+		AttemptAbort abort = new AttemptAbort();
+		AtomicInteger shutdowns = new AtomicInteger();
+		abort.bound(System.nanoTime() - 1, 5);
+
+		abort.arm(shutdowns::incrementAndGet);
+
+		assertThat(shutdowns).hasValue(1);
+		assertThat(abort.fired()).isTrue();
+	}
+
+	@Test
+	void manyCallsArmingAtOnceEachFireTheirOwnBoundAndNoOther() throws Exception {
+		int calls = 200;
+		CountDownLatch fired = new CountDownLatch(calls / 2);
+		List<AttemptAbort> aborts = new ArrayList<>();
+		AtomicInteger wrong = new AtomicInteger();
+		List<Thread> threads = new ArrayList<>();
+		for (int t = 0; t < 4; t++) {
+			int offset = t;
+			Thread thread = new Thread(() -> {
+				for (int i = offset; i < calls; i += 4) {
+					AttemptAbort abort = new AttemptAbort();
+					synchronized (aborts) {
+						aborts.add(abort);
+					}
+					boolean fires = i % 2 == 0;
+					abort.bound(System.nanoTime() + (fires ? 20 : 5_000) * MILLIS, fires ? 20 : 5_000);
+					abort.arm(fires ? fired::countDown : wrong::incrementAndGet);
+					if (!fires) {
+						abort.cancel();
+					}
+				}
+			});
+			threads.add(thread);
+			thread.start();
+		}
+		for (Thread thread : threads) {
+			thread.join();
+		}
+
+		assertThat(fired.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(wrong).hasValue(0);
+		assertThat(aborts.stream().filter(AttemptAbort::fired).count()).isEqualTo(calls / 2);
+	}
+
+	@Test
+	void aBoundArmedAfterTheWatchFellAsleepStillFires() throws Exception {
+		// Nothing armed for longer than the watch lingers: it sleeps until a bound arrives.
+		AttemptAbort idle = new AttemptAbort();
+		idle.bound(System.nanoTime() + 10 * MILLIS, 10);
+		CountDownLatch first = new CountDownLatch(1);
+		idle.arm(first::countDown);
+		assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
+		Thread.sleep(1_500);
+
+		AttemptAbort abort = new AttemptAbort();
+		CountDownLatch shut = new CountDownLatch(1);
+		abort.bound(System.nanoTime() + 20 * MILLIS, 20);
+		abort.arm(shut::countDown);
+
+		assertThat(shut.await(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+}
