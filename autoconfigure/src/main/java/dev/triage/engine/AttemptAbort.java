@@ -40,8 +40,8 @@ import org.apache.commons.logging.LogFactory;
  */
 public final class AttemptAbort {
 
-	/** How late a bound may fire, at most. */
-	static final long TICK_MILLIS = 10;
+	/** How late a bound may fire, at most: the watch looks at the armed bounds once a tick. */
+	public static final long TICK_MILLIS = 10;
 
 	private static final Log logger = LogFactory.getLog(AttemptAbort.class);
 
