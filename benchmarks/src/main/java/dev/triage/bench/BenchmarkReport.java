@@ -55,13 +55,14 @@ public final class BenchmarkReport {
 
 	static final String USAGE = """
 			Usage: java -jar benchmarks/target/benchmarks.jar [OUTPUT]
-			Runs every benchmark, then the loopback comparison three times (-Dbench.runs=N), and writes
+			Runs every benchmark, then the loopback comparison three times, each in a JVM of its own
+			(-Dbench.runs=N; -Dbench.* and -Dtriage.* properties are passed on to those JVMs), and writes
 			the report to OUTPUT (default: docs/benchmarks.md). Takes about half an hour.
 			  -h, --help  print this help and exit""";
 
 	/**
-	 * How many times the loopback comparison runs (each in the same JVM, with its own warm-up): a ratio is only
-	 * reported as the median over the runs' medians, never one run's.
+	 * How many times the loopback comparison runs (each in a JVM of its own, with its own warm-up): a ratio is
+	 * only reported as the median over the runs' medians, never one run's.
 	 */
 	static final int LOOPBACK_RUNS = Integer.getInteger("bench.runs", 3);
 
@@ -94,7 +95,7 @@ public final class BenchmarkReport {
 		List<LoopbackComparison.Comparison> runs = new ArrayList<>();
 		for (int run = 1; run <= LOOPBACK_RUNS; run++) {
 			System.out.println("loopback comparison: run " + run + " of " + LOOPBACK_RUNS);
-			runs.add(LoopbackComparison.run());
+			runs.add(LoopbackComparison.forked());
 		}
 		Files.createDirectories(out.toAbsolutePath().getParent());
 		String kept = Files.exists(out) ? kept(Files.readString(out)) : "";
@@ -246,7 +247,8 @@ public final class BenchmarkReport {
 					+ "The 503 row runs each contender alone for that time, in the last ")
 			.append(LoopbackComparison.FAILED_ROUNDS).append(" rounds only, with means. For the open breaker the baseline is Spring Cloud "
 					+ "CircuitBreaker's refusal. The table is the last of ").append(runs.size())
-			.append(" runs; the one after it gives every run's medians for Triage.\n\n");
+			.append(" runs, each in a JVM of its own (the same code's ratios move more from one JVM to the next than "
+					+ "within one); the one after it gives every run's medians for Triage.\n\n");
 		loopback.table().forEach((line) -> md.append(line).append('\n'));
 		md.append(acrossRuns(runs));
 		md.append("\nThe 503 row is not a cost comparison: Apache HttpClient 5's default retry strategy, which Spring Cloud "

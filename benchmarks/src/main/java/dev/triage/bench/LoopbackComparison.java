@@ -20,6 +20,8 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
@@ -303,10 +305,59 @@ public final class LoopbackComparison {
 
 	static final int TRIAGE_REST_CLIENT = 5;
 
+	/**
+	 * The system property naming the file a forked comparison writes its result to (JSON).
+	 */
+	static final String RESULT_FILE = "bench.result-file";
+
 	public static void main(String[] args) throws Exception {
-		for (String line : run().table()) {
+		Comparison comparison = run();
+		String resultFile = System.getProperty(RESULT_FILE);
+		if (resultFile != null) {
+			write(comparison, Path.of(resultFile));
+			return;
+		}
+		for (String line : comparison.table()) {
 			System.out.println(line);
 		}
+	}
+
+	/**
+	 * Run the comparison in a JVM of its own, with this one's {@code bench.*} and {@code triage.*} system
+	 * properties: the same code's ratios differ more from one JVM to the next (what the JIT compiled, and how)
+	 * than from one run to the next within a JVM, so runs meant to be independent must not share one.
+	 */
+	static Comparison forked() throws IOException, InterruptedException {
+		Path result = Files.createTempFile("triage-loopback", ".json");
+		try {
+			List<String> command = new ArrayList<>();
+			command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+			for (String name : System.getProperties().stringPropertyNames()) {
+				if (name.startsWith("bench.") || name.startsWith("triage.")) {
+					command.add("-D" + name + "=" + System.getProperty(name));
+				}
+			}
+			command.add("-D" + RESULT_FILE + "=" + result);
+			command.add("-cp");
+			command.add(System.getProperty("java.class.path"));
+			command.add(LoopbackComparison.class.getName());
+			int exit = new ProcessBuilder(command).inheritIO().start().waitFor();
+			if (exit != 0) {
+				throw new IllegalStateException("the loopback comparison's JVM exited with " + exit);
+			}
+			return read(result);
+		}
+		finally {
+			Files.deleteIfExists(result);
+		}
+	}
+
+	static void write(Comparison comparison, Path file) throws IOException {
+		new ObjectMapper().writeValue(file.toFile(), comparison);
+	}
+
+	static Comparison read(Path file) throws IOException {
+		return new ObjectMapper().readValue(file.toFile(), Comparison.class);
 	}
 
 	/**

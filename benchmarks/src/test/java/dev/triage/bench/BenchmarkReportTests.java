@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The report writer's command line: a path, help, or a refusal; never an option taken for a file name. And its
@@ -45,6 +46,31 @@ class BenchmarkReportTests {
 		Map<LoopbackComparison.Scenario, double[]> medians = new EnumMap<>(LoopbackComparison.Scenario.class);
 		medians.put(LoopbackComparison.Scenario.OK_200, new double[] { oneThread, twoThreads });
 		return new LoopbackComparison.Comparison(List.of(), medians, null, medians);
+	}
+
+	@Test
+	void aComparisonRunInAJvmOfItsOwnComesBackWhole(@TempDir Path directory) throws Exception {
+		Map<LoopbackComparison.Scenario, double[]> medians = new EnumMap<>(LoopbackComparison.Scenario.class);
+		medians.put(LoopbackComparison.Scenario.OK_200, new double[] { 1.04, 1.07 });
+		medians.put(LoopbackComparison.Scenario.OPEN_BREAKER_LOGGED, new double[] { 0.2, 0.3 });
+		Map<LoopbackComparison.Scenario, double[]> restClient = new EnumMap<>(LoopbackComparison.Scenario.class);
+		restClient.put(LoopbackComparison.Scenario.NOT_FOUND_404, new double[] { 0.99, 1.01 });
+		LoopbackComparison.Comparison sent = new LoopbackComparison.Comparison(List.of("| a | b |", "|---|---|"),
+				medians, new double[] { 980.0, 1940.0 }, restClient);
+		Path file = directory.resolve("result.json");
+
+		LoopbackComparison.write(sent, file);
+		LoopbackComparison.Comparison received = LoopbackComparison.read(file);
+
+		assertThat(received.table()).isEqualTo(sent.table());
+		assertThat(received.triageMedians().get(LoopbackComparison.Scenario.OK_200)).containsExactly(1.04, 1.07);
+		assertThat(received.triageMedians().get(LoopbackComparison.Scenario.OPEN_BREAKER_LOGGED))
+			.containsExactly(0.2, 0.3);
+		assertThat(received.triageRefusalPercentiles()).containsExactly(980.0, 1940.0);
+		assertThat(received.restClientMedians().get(LoopbackComparison.Scenario.NOT_FOUND_404))
+			.containsExactly(0.99, 1.01);
+		assertThat(BenchmarkReport.acrossRuns(List.of(received, sent, received),
+				(r) -> r.triageMedians().get(LoopbackComparison.Scenario.OK_200))).containsExactly(1.04, 1.07);
 	}
 
 	@Test
