@@ -458,8 +458,9 @@ public final class BenchmarkReport {
 
 			Over loopback, Triage's medians used to move from run to run (404 at 2 threads: 0.88 to 1.41 in three
 			runs): every attempt woke Triage's attempt-bound scheduler thread, a context switch per call on a 2-core
-			machine. A heartbeat now holds that scheduler's queue, and arming a bound wakes nothing; it still allocates
-			the scheduler's task and Triage's `Bound` (about 100 B per attempt, `AttemptAbort.arm`).
+			machine. The bounds are now watched by one thread that looks every 10 ms at most: arming a bound writes a
+			few fields and, once per call, pushes it on a lock-free stack; it wakes nothing and allocates nothing
+			(`AttemptAbortBenchmark`).
 			""";
 
 

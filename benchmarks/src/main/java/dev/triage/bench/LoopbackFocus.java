@@ -88,9 +88,9 @@ public final class LoopbackFocus {
 					allocatedExtra.add(allocated[1] - allocated[0]);
 				}
 				System.out.printf(Locale.ROOT,
-						"round %d%s: Spring Cloud OpenFeign %.1f µs, Triage %.1f µs, ratio %.3f; caller CPU per call %.2f / %.2f µs (%+.2f); allocated %.0f / %.0f B%n",
+						"round %d%s: Spring Cloud OpenFeign %.1f µs, Triage %.1f µs, ratio %.3f; caller CPU per call %.2f / %.2f µs (%+.2f); allocated %.0f / %.0f B; calls %d / %d%n",
 						round + 1, measured ? "" : " (warm-up)", medians[0] / 1000, medians[1] / 1000,
-						medians[1] / medians[0], cpu[0] / 1000, cpu[1] / 1000, (cpu[1] - cpu[0]) / 1000, allocated[0], allocated[1]);
+						medians[1] / medians[0], cpu[0] / 1000, cpu[1] / 1000, (cpu[1] - cpu[0]) / 1000, allocated[0], allocated[1], counted[0][0], counted[1][0]);
 			}
 			System.out.printf(Locale.ROOT, "requests / connections: Spring Cloud OpenFeign %d / %d, Triage %d / %d%n",
 					upstream.requests("/c0"), upstream.connections("/c0"), upstream.requests("/c1"),
