@@ -234,6 +234,8 @@ public final class AttemptAbort {
 		public void run() {
 			long lastArmed = System.nanoTime();
 			while (true) {
+				// Nobody should interrupt this thread; if someone does, parking must not turn into spinning.
+				Thread.interrupted();
 				for (AttemptAbort abort = this.arrived.getAndSet(null); abort != null;) {
 					AttemptAbort following = abort.next;
 					abort.next = this.watched;
@@ -296,7 +298,7 @@ public final class AttemptAbort {
 			try {
 				abort.fire(generation);
 			}
-			catch (RuntimeException ex) {
+			catch (Throwable ex) {
 				// Shutting a connection down must not stop the watch of every other bound.
 				logger.warn("Triage: shutting a connection down at its attempt bound failed", ex);
 			}

@@ -125,6 +125,44 @@ class AttemptAbortTests {
 	}
 
 	@Test
+	void aShutdownThatThrowsDoesNotStopTheWatchOfTheOtherBounds() throws Exception {
+		AttemptAbort failing = new AttemptAbort();
+		failing.bound(System.nanoTime() + 10 * MILLIS, 10);
+		failing.arm(() -> {
+			throw new IllegalStateException("the connection could not be shut down");
+		});
+		AttemptAbort later = new AttemptAbort();
+		CountDownLatch shut = new CountDownLatch(1);
+		later.bound(System.nanoTime() + 60 * MILLIS, 60);
+		later.arm(shut::countDown);
+
+		assertThat(shut.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(failing.fired()).isTrue();
+	}
+
+	@Test
+	void anInterruptedWatchGoesOnWatching() throws Exception {
+		AttemptAbort first = new AttemptAbort();
+		CountDownLatch started = new CountDownLatch(1);
+		first.bound(System.nanoTime() + 5 * MILLIS, 5);
+		first.arm(started::countDown);
+		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+		Thread watch = Thread.getAllStackTraces().keySet().stream()
+			.filter((thread) -> thread.getName().equals("triage-attempt-abort"))
+			.findFirst()
+			.orElseThrow();
+
+		watch.interrupt();
+		AttemptAbort abort = new AttemptAbort();
+		CountDownLatch shut = new CountDownLatch(1);
+		abort.bound(System.nanoTime() + 30 * MILLIS, 30);
+		abort.arm(shut::countDown);
+
+		assertThat(shut.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(watch.isAlive()).isTrue();
+	}
+
+	@Test
 	void aBoundArmedAfterTheWatchFellAsleepStillFires() throws Exception {
 		// Nothing armed for longer than the watch lingers: it sleeps until a bound arrives.
 		AttemptAbort idle = new AttemptAbort();
