@@ -131,10 +131,7 @@ class AttemptAbortTests {
 		failing.arm(() -> {
 			throw new IllegalStateException("the connection could not be shut down");
 		});
-		AttemptAbort later = new AttemptAbort();
-		CountDownLatch shut = new CountDownLatch(1);
-		later.bound(System.nanoTime() + 60 * MILLIS, 60);
-		later.arm(shut::countDown);
+		CountDownLatch shut = firing(60);
 
 		assertThat(shut.await(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(failing.fired()).isTrue();
@@ -142,21 +139,14 @@ class AttemptAbortTests {
 
 	@Test
 	void anInterruptedWatchGoesOnWatching() throws Exception {
-		AttemptAbort first = new AttemptAbort();
-		CountDownLatch started = new CountDownLatch(1);
-		first.bound(System.nanoTime() + 5 * MILLIS, 5);
-		first.arm(started::countDown);
-		assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(firing(5).await(10, TimeUnit.SECONDS)).as("the watch runs").isTrue();
 		Thread watch = Thread.getAllStackTraces().keySet().stream()
 			.filter((thread) -> thread.getName().equals("triage-attempt-abort"))
 			.findFirst()
 			.orElseThrow();
 
 		watch.interrupt();
-		AttemptAbort abort = new AttemptAbort();
-		CountDownLatch shut = new CountDownLatch(1);
-		abort.bound(System.nanoTime() + 30 * MILLIS, 30);
-		abort.arm(shut::countDown);
+		CountDownLatch shut = firing(30);
 
 		assertThat(shut.await(10, TimeUnit.SECONDS)).isTrue();
 		assertThat(watch.isAlive()).isTrue();
@@ -165,19 +155,23 @@ class AttemptAbortTests {
 	@Test
 	void aBoundArmedAfterTheWatchFellAsleepStillFires() throws Exception {
 		// Nothing armed for longer than the watch lingers: it sleeps until a bound arrives.
-		AttemptAbort idle = new AttemptAbort();
-		idle.bound(System.nanoTime() + 10 * MILLIS, 10);
-		CountDownLatch first = new CountDownLatch(1);
-		idle.arm(first::countDown);
-		assertThat(first.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(firing(10).await(10, TimeUnit.SECONDS)).isTrue();
 		Thread.sleep(1_500);
 
-		AttemptAbort abort = new AttemptAbort();
-		CountDownLatch shut = new CountDownLatch(1);
-		abort.bound(System.nanoTime() + 20 * MILLIS, 20);
-		abort.arm(shut::countDown);
+		CountDownLatch shut = firing(20);
 
 		assertThat(shut.await(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	/**
+	 * Arm a new bound of a call that passes in {@code millis}; its shutdown counts the latch returned down.
+	 */
+	private static CountDownLatch firing(long millis) {
+		AttemptAbort abort = new AttemptAbort();
+		CountDownLatch shut = new CountDownLatch(1);
+		abort.bound(System.nanoTime() + millis * MILLIS, millis);
+		abort.arm(shut::countDown);
+		return shut;
 	}
 
 }
