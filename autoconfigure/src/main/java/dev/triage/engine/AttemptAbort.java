@@ -34,7 +34,7 @@ import org.apache.commons.logging.LogFactory;
  * <p>
  * One shared daemon thread, {@code triage-attempt-abort}, watches every armed bound; nothing waits on it. Arming
  * a bound writes a few fields and, once per call, puts the call's bound on the watch's list (no lock, no task,
- * no wake-up while the watch is ticking); disarming it is one write. The watch looks at the list every
+ * no wake-up while the watch is ticking); disarming it is one compare-and-set. The watch looks at the list every
  * {@link #TICK_MILLIS} ms at most (sooner when a bound it knows of passes sooner): a bound fires when it passes
  * or up to that much later. After a second with nothing armed the watch sleeps until a bound is armed.
  */

@@ -18,7 +18,6 @@ package dev.triage.bench;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,6 +33,7 @@ import java.util.concurrent.Future;
 import java.util.function.Supplier;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.management.ThreadMXBean;
 import dev.triage.UpstreamUnavailableException;
 import feign.Feign;
 import feign.RequestLine;
@@ -528,8 +528,7 @@ public final class LoopbackComparison {
 			}
 			running.add(callers.submit(() -> {
 				long[][] counted = new long[contenders.size()][4];
-				com.sun.management.ThreadMXBean memory = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-				ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
+				ThreadMXBean jvm = (ThreadMXBean) ManagementFactory.getThreadMXBean();
 				long now = System.nanoTime();
 				long end = now + SLICE_NANOS * order.size();
 				for (int turn = 0; turn < order.size() || now < end; turn++) {
@@ -538,8 +537,8 @@ public final class LoopbackComparison {
 					Latencies calls = own[index];
 					long start = now;
 					long turnEnd = start + TURN_NANOS;
-					long cpuStart = cpu.getCurrentThreadCpuTime();
-					long allocatedStart = memory.getCurrentThreadAllocatedBytes();
+					long cpuStart = jvm.getCurrentThreadCpuTime();
+					long allocatedStart = jvm.getCurrentThreadAllocatedBytes();
 					do {
 						long before = now;
 						contender.call(scenario);
@@ -549,8 +548,8 @@ public final class LoopbackComparison {
 					}
 					while (now < turnEnd);
 					counted[index][1] += now - start;
-					counted[index][2] += cpu.getCurrentThreadCpuTime() - cpuStart;
-					counted[index][3] += memory.getCurrentThreadAllocatedBytes() - allocatedStart;
+					counted[index][2] += jvm.getCurrentThreadCpuTime() - cpuStart;
+					counted[index][3] += jvm.getCurrentThreadAllocatedBytes() - allocatedStart;
 				}
 				return counted;
 			}));

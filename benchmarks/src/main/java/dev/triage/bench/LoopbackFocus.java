@@ -61,15 +61,14 @@ public final class LoopbackFocus {
 			int rounds = LoopbackComparison.WARM_UP_ROUNDS + LoopbackComparison.ROUNDS;
 			for (int round = 0; round < rounds; round++) {
 				List<Integer> order = (only >= 0) ? List.of(only) : (round % 2 == 0) ? List.of(0, 1) : List.of(1, 0);
-				if (only >= 0) {
-					long[][] counted = LoopbackComparison.interleaved(callers, contenders, order,
-							LoopbackComparison.Scenario.OK_200, threads, latencies);
-					System.out.printf(Locale.ROOT, "round %d: %s only, %d calls, %.2f µs CPU per call%n", round + 1,
-							contenders.get(only).name(), counted[only][0], (double) counted[only][2] / counted[only][0] / 1000);
-					continue;
-				}
 				long[][] counted = LoopbackComparison.interleaved(callers, contenders, order,
 						LoopbackComparison.Scenario.OK_200, threads, latencies);
+				if (only >= 0) {
+					System.out.printf(Locale.ROOT, "round %d: %s only, %d calls, %.2f µs CPU per call%n", round + 1,
+							contenders.get(only).name(), counted[only][0],
+							(double) counted[only][2] / counted[only][0] / 1000);
+					continue;
+				}
 				double[] cpu = { (double) counted[0][2] / counted[0][0], (double) counted[1][2] / counted[1][0] };
 				double[] allocated = { (double) counted[0][3] / counted[0][0], (double) counted[1][3] / counted[1][0] };
 				double[] medians = new double[2];
@@ -87,14 +86,19 @@ public final class LoopbackFocus {
 					cpuExtra.add(cpu[1] - cpu[0]);
 					allocatedExtra.add(allocated[1] - allocated[0]);
 				}
-				System.out.printf(Locale.ROOT,
-						"round %d%s: Spring Cloud OpenFeign %.1f µs, Triage %.1f µs, ratio %.3f; caller CPU per call %.2f / %.2f µs (%+.2f); allocated %.0f / %.0f B; calls %d / %d%n",
-						round + 1, measured ? "" : " (warm-up)", medians[0] / 1000, medians[1] / 1000,
-						medians[1] / medians[0], cpu[0] / 1000, cpu[1] / 1000, (cpu[1] - cpu[0]) / 1000, allocated[0], allocated[1], counted[0][0], counted[1][0]);
+				System.out.printf(Locale.ROOT, "round %d%s: Spring Cloud OpenFeign %.1f µs, Triage %.1f µs, ratio %.3f; "
+						+ "caller CPU per call %.2f / %.2f µs (%+.2f); allocated %.0f / %.0f B; calls %d / %d%n", round + 1,
+						measured ? "" : " (warm-up)", medians[0] / 1000, medians[1] / 1000, medians[1] / medians[0],
+						cpu[0] / 1000, cpu[1] / 1000, (cpu[1] - cpu[0]) / 1000, allocated[0], allocated[1],
+						counted[0][0], counted[1][0]);
 			}
 			System.out.printf(Locale.ROOT, "requests / connections: Spring Cloud OpenFeign %d / %d, Triage %d / %d%n",
 					upstream.requests("/c0"), upstream.connections("/c0"), upstream.requests("/c1"),
 					upstream.connections("/c1"));
+			if (only >= 0) {
+				// One contender alone: there is nothing to compare.
+				return;
+			}
 			System.out.printf(Locale.ROOT, "200 at %d thread(s): Triage / Spring Cloud OpenFeign, median of %d rounds: %.3f%n",
 					threads, ratios.size(), median(ratios));
 			System.out.printf(Locale.ROOT, "caller CPU per call, Triage / Spring Cloud OpenFeign: %.3f, Triage's extra %.2f µs (medians)%n",
