@@ -32,6 +32,13 @@ import java.util.concurrent.Executors;
  */
 public final class LoopbackFocus {
 
+	/**
+	 * Warm-up rounds, by default 40: a round here is two contenders on one row, about a thirtieth of a report
+	 * round, and with the report's 5 the JIT is still compiling while the rounds are measured (on a slow machine
+	 * the first measured rounds read 1.2-1.3 where warmed-up ones read 1.0-1.1).
+	 */
+	static final int WARM_UP_ROUNDS = Integer.getInteger("bench.warm-up-rounds", 40);
+
 	private LoopbackFocus() {
 	}
 
@@ -58,7 +65,7 @@ public final class LoopbackFocus {
 			List<Double> cpuRatios = new ArrayList<>();
 			List<Double> cpuExtra = new ArrayList<>();
 			List<Double> allocatedExtra = new ArrayList<>();
-			int rounds = LoopbackComparison.WARM_UP_ROUNDS + LoopbackComparison.ROUNDS;
+			int rounds = WARM_UP_ROUNDS + LoopbackComparison.ROUNDS;
 			for (int round = 0; round < rounds; round++) {
 				List<Integer> order = (only >= 0) ? List.of(only) : (round % 2 == 0) ? List.of(0, 1) : List.of(1, 0);
 				long[][] counted = LoopbackComparison.interleaved(callers, contenders, order,
@@ -79,7 +86,7 @@ public final class LoopbackFocus {
 					}
 					medians[c] = all.percentiles(50)[0];
 				}
-				boolean measured = round >= LoopbackComparison.WARM_UP_ROUNDS;
+				boolean measured = round >= WARM_UP_ROUNDS;
 				if (measured) {
 					ratios.add(medians[1] / medians[0]);
 					cpuRatios.add(cpu[1] / cpu[0]);
