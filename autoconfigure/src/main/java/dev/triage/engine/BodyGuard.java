@@ -34,6 +34,12 @@ public interface BodyGuard {
 	void settle(Engine.Settlement settlement, Duration connectTimeout, Duration readTimeout);
 
 	/**
+	 * Return the answer's content type as the HTTP client read it (its first {@code Content-Type} header).
+	 * @return the content type, {@code null} when none
+	 */
+	String contentType();
+
+	/**
 	 * Return how reading the body failed.
 	 * @return the failure, {@code null} when it did not fail (or the body is not guarded)
 	 */

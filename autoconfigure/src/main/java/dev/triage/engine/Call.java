@@ -32,7 +32,13 @@ import dev.triage.policy.Rule;
  */
 public final class Call {
 
-	private static final ThreadLocal<Call> CURRENT = new ThreadLocal<>();
+	/**
+	 * Each thread's slot for its current call: the thread-local is read once when a call opens and not written
+	 * again (setting a thread-local walks, and on a busy thread cleans, the thread's whole map).
+	 */
+	private static final ThreadLocal<Slot> CURRENT = ThreadLocal.withInitial(Slot::new);
+
+	private final Slot slot;
 
 	private final Engine engine;
 
@@ -78,11 +84,12 @@ public final class Call {
 
 	private BodyGuard bodyGuard;
 
-	private Call(Engine engine, String methodKey, Call outer) {
+	private Call(Engine engine, String methodKey, Slot slot) {
 		this.engine = engine;
 		this.runtime = engine.runtime();
 		this.methodKey = methodKey;
-		this.outer = outer;
+		this.slot = slot;
+		this.outer = slot.call;
 	}
 
 	/**
@@ -103,8 +110,9 @@ public final class Call {
 	 * @return the call, to be closed when it ends
 	 */
 	public static Call open(Engine engine, String methodKey) {
-		Call call = new Call(engine, methodKey, CURRENT.get());
-		CURRENT.set(call);
+		Slot slot = CURRENT.get();
+		Call call = new Call(engine, methodKey, slot);
+		slot.call = call;
 		return call;
 	}
 
@@ -114,7 +122,7 @@ public final class Call {
 	 * @return the call, or {@code null} when no managed call of that client is running
 	 */
 	public static Call current(ManagedClient client) {
-		Call call = CURRENT.get();
+		Call call = CURRENT.get().call;
 		return (call != null && call.runtime.name().equals(client.name())) ? call : null;
 	}
 
@@ -131,7 +139,7 @@ public final class Call {
 	 * @return the call, or {@code null}
 	 */
 	public static Call innermost() {
-		return CURRENT.get();
+		return CURRENT.get().call;
 	}
 
 	/**
@@ -147,9 +155,7 @@ public final class Call {
 	 */
 	public void close() {
 		this.abort.cancel();
-		// Set back rather than removed when there is no outer call: the thread keeps its (empty) slot, and the
-		// next call on it does not allocate a new one.
-		CURRENT.set(this.outer);
+		this.slot.call = this.outer;
 	}
 
 	/**
@@ -368,6 +374,15 @@ public final class Call {
 	 */
 	public Rule lastRule() {
 		return this.lastRule;
+	}
+
+	/**
+	 * A thread's current call.
+	 */
+	private static final class Slot {
+
+		private Call call;
+
 	}
 
 }

@@ -19,6 +19,8 @@ package dev.triage.engine;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
@@ -65,6 +67,17 @@ import org.apache.commons.logging.LogFactory;
 public final class Engine {
 
 	private static final Log logger = LogFactory.getLog(Engine.class);
+
+	private static final VarHandle SETTLED;
+
+	static {
+		try {
+			SETTLED = MethodHandles.lookup().findVarHandle(Settlement.class, "settled", boolean.class);
+		}
+		catch (ReflectiveOperationException ex) {
+			throw new ExceptionInInitializerError(ex);
+		}
+	}
 
 	private final ClientRuntime runtime;
 
@@ -303,7 +316,8 @@ public final class Engine {
 
 		private Map<String, ? extends Collection<String>> headers = Map.of();
 
-		private boolean settled;
+		/** Settled once: by the body's end, its failure or an error event, whichever comes first. */
+		private volatile boolean settled;
 
 		private TransportFailureException failure;
 
@@ -475,12 +489,9 @@ public final class Engine {
 			return answer;
 		}
 
-		private synchronized boolean settle() {
-			if (this.settled) {
-				return false;
-			}
-			this.settled = true;
-			return true;
+		private boolean settle() {
+			// Read first: the body's end and its closing both come here, the second finds it settled.
+			return !this.settled && SETTLED.compareAndSet(this, false, true);
 		}
 
 	}

@@ -49,6 +49,11 @@ final class GuardedEntity extends HttpEntityWrapper implements BodyGuard {
 	}
 
 	@Override
+	public String contentType() {
+		return getContentType();
+	}
+
+	@Override
 	public TransportFailureException failure() {
 		Engine.Settlement settlement = this.settlement;
 		return (settlement != null) ? settlement.failure() : null;

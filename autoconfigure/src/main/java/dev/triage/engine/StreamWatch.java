@@ -19,7 +19,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.Locale;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -37,6 +36,10 @@ import com.fasterxml.jackson.core.JsonToken;
 final class StreamWatch extends InputStream {
 
 	private static final JsonFactory JSON = new JsonFactory();
+
+	private static final String SSE = "text/event-stream";
+
+	private static final String NDJSON = "application/x-ndjson";
 
 	private final InputStream in;
 
@@ -71,12 +74,18 @@ final class StreamWatch extends InputStream {
 	 * @return whether it is SSE or NDJSON
 	 */
 	static boolean watched(String contentType) {
-		return sse(contentType) || (contentType != null
-				&& contentType.toLowerCase(Locale.ROOT).startsWith("application/x-ndjson"));
+		return sse(contentType) || startsWithIgnoringCase(contentType, NDJSON);
 	}
 
 	static boolean sse(String contentType) {
-		return contentType != null && contentType.toLowerCase(Locale.ROOT).startsWith("text/event-stream");
+		return startsWithIgnoringCase(contentType, SSE);
+	}
+
+	/**
+	 * Compared in place: asked of every 2xx, where a lower-cased copy would be a string per answer.
+	 */
+	private static boolean startsWithIgnoringCase(String contentType, String prefix) {
+		return contentType != null && contentType.regionMatches(true, 0, prefix, 0, prefix.length());
 	}
 
 	@Override

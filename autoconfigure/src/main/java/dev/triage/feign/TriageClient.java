@@ -113,17 +113,18 @@ final class TriageClient implements Client {
 		}
 		int status = response.status();
 		if (status >= 200 && status < 300) {
-			String contentType = contentType(response);
+			Response.Body body = response.body();
+			BodyGuard guard = call.bodyGuard();
+			boolean inEntity = guard != null && body != null && readsThroughEntity(body);
+			// Apache HttpClient 5 read the content type into its entity: taken there, not looked up again.
+			String contentType = inEntity ? guard.contentType() : contentType(response);
 			// A stream is watched whoever reads it: a decoder, or the caller of a method returning the response.
 			boolean watched = Engine.isEventStream(contentType);
-			Engine.Settlement settlement = engine.succeeded(attempt, status,
-					(!raw || watched) && response.body() != null);
+			Engine.Settlement settlement = engine.succeeded(attempt, status, (!raw || watched) && body != null);
 			if (settlement == null) {
 				return response;
 			}
-			Response.Body body = response.body();
-			BodyGuard guard = call.bodyGuard();
-			if (!watched && guard != null && readsThroughEntity(body)) {
+			if (!watched && inEntity) {
 				// Apache HttpClient 5 guards the body inside its entity: the response goes on as it came, its
 				// headers not copied once more.
 				Timeouts timeouts = timeouts(effective);

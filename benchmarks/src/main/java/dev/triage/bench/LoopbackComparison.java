@@ -862,7 +862,7 @@ public final class LoopbackComparison {
 	 * The HTTP service client on Spring Boot's {@code RestClient.Builder} (Apache HttpClient 5), with or without
 	 * Triage: the same settings as the Feign contender of the same kind.
 	 */
-	private static Contender restClient(String name, String url, boolean triage) {
+	static Contender restClient(String name, String url, boolean triage) {
 		return new Applications<>(name, url, triage, false, RestApi.class, BenchApp.class, HttpServiceClient.class) {
 
 			@Override

@@ -24,7 +24,9 @@ import java.util.concurrent.Executors;
 
 /**
  * One row of the loopback comparison, for working on it: Spring Cloud OpenFeign and Triage (both on Apache
- * HttpClient 5, Triage with its defaults) interleaved on the 200, on {@code -Dbench.threads} threads (default 2),
+ * HttpClient 5, Triage with its defaults), or with {@code -Dbench.pair=restclient} the HTTP service client plain and
+ * managed, interleaved on the 200 ({@code -Dbench.scenario=NOT_FOUND_404}: the 404), on {@code -Dbench.threads}
+ * threads (default 2),
  * {@code -Dbench.rounds} rounds after {@code -Dbench.warm-up-rounds}. Prints each round's ratio of median calls
  * and their median. Run it under a profiler to see where Triage's share of a call goes:
  * {@code java -XX:StartFlightRecording=filename=focus.jfr,settings=profile -cp benchmarks/target/benchmarks.jar
@@ -48,14 +50,26 @@ public final class LoopbackFocus {
 
 	public static void main(String[] args) throws Exception {
 		int threads = Integer.getInteger("bench.threads", 2);
-		// One contender alone (0: Spring Cloud OpenFeign, 1: Triage), to watch it from outside (strace, perf).
+		// One contender alone (0: the plain one, 1: the managed one), to watch it from outside (strace, perf).
 		int only = Integer.getInteger("bench.only", -1);
+		// The pair (feign: Spring Cloud OpenFeign and Triage; restclient: an HTTP service client on RestClient, plain
+		// and managed) and the row (OK_200, NOT_FOUND_404).
+		boolean restClient = "restclient".equals(System.getProperty("bench.pair", "feign"));
+		LoopbackComparison.Scenario scenario = LoopbackComparison.Scenario
+			.valueOf(System.getProperty("bench.scenario", "OK_200"));
 		LoopbackUpstream upstream = LoopbackComparison.upstream();
 		ExecutorService callers = Executors.newFixedThreadPool(threads);
 		List<LoopbackComparison.Contender> contenders = new ArrayList<>();
 		try {
-			contenders.add(LoopbackComparison.spring("Spring Cloud OpenFeign", upstream.url() + "/c0", false, false));
-			contenders.add(LoopbackComparison.spring("Triage", upstream.url() + "/c1", true, false));
+			if (restClient) {
+				contenders.add(LoopbackComparison.restClient("plain RestClient", upstream.url() + "/c0", false));
+				contenders.add(LoopbackComparison.restClient("Triage RestClient", upstream.url() + "/c1", true));
+			}
+			else {
+				contenders.add(LoopbackComparison.spring("Spring Cloud OpenFeign", upstream.url() + "/c0", false, false));
+				contenders.add(LoopbackComparison.spring("Triage", upstream.url() + "/c1", true, false));
+			}
+			String[] names = { contenders.get(0).name(), contenders.get(1).name() };
 			LoopbackComparison.Latencies[][] latencies = new LoopbackComparison.Latencies[threads][2];
 			for (LoopbackComparison.Latencies[] perThread : latencies) {
 				perThread[0] = new LoopbackComparison.Latencies();
@@ -69,7 +83,7 @@ public final class LoopbackFocus {
 			for (int round = 0; round < rounds; round++) {
 				List<Integer> order = (only >= 0) ? List.of(only) : (round % 2 == 0) ? List.of(0, 1) : List.of(1, 0);
 				long[][] counted = LoopbackComparison.interleaved(callers, contenders, order,
-						LoopbackComparison.Scenario.OK_200, threads, latencies);
+						scenario, threads, latencies);
 				if (only >= 0) {
 					System.out.printf(Locale.ROOT, "round %d: %s only, %d calls, %.2f µs CPU per call%n", round + 1,
 							contenders.get(only).name(), counted[only][0],
@@ -93,24 +107,24 @@ public final class LoopbackFocus {
 					cpuExtra.add(cpu[1] - cpu[0]);
 					allocatedExtra.add(allocated[1] - allocated[0]);
 				}
-				System.out.printf(Locale.ROOT, "round %d%s: Spring Cloud OpenFeign %.1f µs, Triage %.1f µs, ratio %.3f; "
+				System.out.printf(Locale.ROOT, "round %d%s: %s %.1f µs, %s %.1f µs, ratio %.3f; "
 						+ "caller CPU per call %.2f / %.2f µs (%+.2f); allocated %.0f / %.0f B; calls %d / %d%n", round + 1,
-						measured ? "" : " (warm-up)", medians[0] / 1000, medians[1] / 1000, medians[1] / medians[0],
+						measured ? "" : " (warm-up)", names[0], medians[0] / 1000, names[1], medians[1] / 1000, medians[1] / medians[0],
 						cpu[0] / 1000, cpu[1] / 1000, (cpu[1] - cpu[0]) / 1000, allocated[0], allocated[1],
 						counted[0][0], counted[1][0]);
 			}
-			System.out.printf(Locale.ROOT, "requests / connections: Spring Cloud OpenFeign %d / %d, Triage %d / %d%n",
-					upstream.requests("/c0"), upstream.connections("/c0"), upstream.requests("/c1"),
+			System.out.printf(Locale.ROOT, "requests / connections: %s %d / %d, %s %d / %d%n", names[0],
+					upstream.requests("/c0"), upstream.connections("/c0"), names[1], upstream.requests("/c1"),
 					upstream.connections("/c1"));
 			if (only >= 0) {
 				// One contender alone: there is nothing to compare.
 				return;
 			}
-			System.out.printf(Locale.ROOT, "200 at %d thread(s): Triage / Spring Cloud OpenFeign, median of %d rounds: %.3f%n",
-					threads, ratios.size(), median(ratios));
-			System.out.printf(Locale.ROOT, "caller CPU per call, Triage / Spring Cloud OpenFeign: %.3f, Triage's extra %.2f µs (medians)%n",
-					median(cpuRatios), median(cpuExtra) / 1000);
-			System.out.printf(Locale.ROOT, "allocated per call, Triage's extra: %.0f B (median)%n", median(allocatedExtra));
+			System.out.printf(Locale.ROOT, "%s at %d thread(s): %s / %s, median of %d rounds: %.3f%n", scenario, threads,
+					names[1], names[0], ratios.size(), median(ratios));
+			System.out.printf(Locale.ROOT, "caller CPU per call, %s / %s: %.3f, the managed one's extra %.2f µs (medians)%n",
+					names[1], names[0], median(cpuRatios), median(cpuExtra) / 1000);
+			System.out.printf(Locale.ROOT, "allocated per call, the managed one's extra: %.0f B (median)%n", median(allocatedExtra));
 		}
 		finally {
 			for (LoopbackComparison.Contender contender : contenders) {
