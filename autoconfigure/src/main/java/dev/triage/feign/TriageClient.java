@@ -47,6 +47,9 @@ final class TriageClient implements Client {
 
 	private static final String HC5_CLIENT = "feign.hc5.ApacheHttp5Client$";
 
+	/** The body type of Feign's Apache HttpClient 5 client, once seen: compared by identity from then on. */
+	private static volatile Class<?> hc5Body;
+
 	private final Client delegate;
 
 	private final ManagedClient client;
@@ -178,7 +181,15 @@ final class TriageClient implements Client {
 	 * and closes its body through the entity), so that a guard on the entity guards the body.
 	 */
 	private static boolean readsThroughEntity(Response.Body body) {
-		return body.getClass().getName().startsWith(HC5_CLIENT);
+		Class<?> type = body.getClass();
+		if (type == hc5Body) {
+			return true;
+		}
+		if (type.getName().startsWith(HC5_CLIENT)) {
+			hc5Body = type;
+			return true;
+		}
+		return false;
 	}
 
 	/**
