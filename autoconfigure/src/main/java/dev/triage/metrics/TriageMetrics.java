@@ -29,6 +29,7 @@ import dev.triage.CallOutcome;
 import dev.triage.CallRecord;
 import dev.triage.FailureClass;
 import dev.triage.policy.RetryDecision;
+import dev.triage.policy.Rule;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -81,6 +82,10 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 
 	private final Map<String, Map<String, Timer>> successfulCalls = new ConcurrentHashMap<>();
 
+	// An answered non-2xx attempt's meter by client, channel and status, kept with the rule and class it was found
+	// for: the breaker tag comes from the rule, and a reload brings new rules (then the keyed map decides again).
+	private final Map<String, Map<String, AtomicReferenceArray<Answered>>> answeredAttempts = new ConcurrentHashMap<>();
+
 	@Override
 	public void bindTo(MeterRegistry registry) {
 		this.registry = registry;
@@ -95,24 +100,7 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 		boolean success = attempt.rule() == null && attempt.failure() == null
 				&& attempt.failureClass() == FailureClass.SUCCESS_2XX && attempt.status() >= 200
 				&& attempt.status() < 300 && attempt.client() != null && attempt.channel() != null;
-		AtomicReferenceArray<Counter> byStatus = null;
-		Counter counter = null;
-		if (success) {
-			Map<String, AtomicReferenceArray<Counter>> byChannel = this.successfulAttempts.get(attempt.client());
-			byStatus = (byChannel != null) ? byChannel.get(attempt.channel()) : null;
-			counter = (byStatus != null) ? byStatus.get(attempt.status() - 200) : null;
-		}
-		if (counter == null) {
-			counter = attemptCounter(registry, attempt);
-			if (success) {
-				if (byStatus == null) {
-					byStatus = this.successfulAttempts.computeIfAbsent(attempt.client(), (c) -> new ConcurrentHashMap<>())
-						.computeIfAbsent(attempt.channel(), (c) -> new AtomicReferenceArray<>(100));
-				}
-				// Racing writers store the same meter.
-				byStatus.set(attempt.status() - 200, counter);
-			}
-		}
+		Counter counter = success ? successCounter(registry, attempt) : answeredCounter(registry, attempt);
 		counter.increment();
 		Timer timer = this.latency.get(attempt.client());
 		if (timer == null) {
@@ -122,6 +110,48 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 				.register(registry));
 		}
 		timer.record(attempt.durationNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	private Counter successCounter(MeterRegistry registry, AttemptOutcome attempt) {
+		Map<String, AtomicReferenceArray<Counter>> byChannel = this.successfulAttempts.get(attempt.client());
+		AtomicReferenceArray<Counter> byStatus = (byChannel != null) ? byChannel.get(attempt.channel()) : null;
+		Counter counter = (byStatus != null) ? byStatus.get(attempt.status() - 200) : null;
+		if (counter == null) {
+			counter = attemptCounter(registry, attempt);
+			if (byStatus == null) {
+				byStatus = this.successfulAttempts.computeIfAbsent(attempt.client(), (c) -> new ConcurrentHashMap<>())
+					.computeIfAbsent(attempt.channel(), (c) -> new AtomicReferenceArray<>(100));
+			}
+			// Racing writers store the same meter.
+			byStatus.set(attempt.status() - 200, counter);
+		}
+		return counter;
+	}
+
+	/**
+	 * The meter of an attempt that is not a 2xx success: found by client, channel and status when the upstream
+	 * answered and the rule is the one last seen for that status; else by its key.
+	 */
+	private Counter answeredCounter(MeterRegistry registry, AttemptOutcome attempt) {
+		int status = attempt.status();
+		if (attempt.failure() != null || attempt.rule() == null || status < 100 || status > 999
+				|| attempt.client() == null || attempt.channel() == null) {
+			return attemptCounter(registry, attempt);
+		}
+		Map<String, AtomicReferenceArray<Answered>> byChannel = this.answeredAttempts.get(attempt.client());
+		AtomicReferenceArray<Answered> byStatus = (byChannel != null) ? byChannel.get(attempt.channel()) : null;
+		Answered known = (byStatus != null) ? byStatus.get(status) : null;
+		if (known != null && known.rule() == attempt.rule() && known.failureClass() == attempt.failureClass()) {
+			return known.counter();
+		}
+		Counter counter = attemptCounter(registry, attempt);
+		if (byStatus == null) {
+			byStatus = this.answeredAttempts.computeIfAbsent(attempt.client(), (c) -> new ConcurrentHashMap<>())
+				.computeIfAbsent(attempt.channel(), (c) -> new AtomicReferenceArray<>(1000));
+		}
+		// Racing writers store equal entries; an error type whose rule differs from the status's replaces it.
+		byStatus.set(status, new Answered(attempt.rule(), attempt.failureClass(), counter));
+		return counter;
 	}
 
 	private Counter attemptCounter(MeterRegistry registry, AttemptOutcome attempt) {
@@ -228,6 +258,9 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 				.register(registry));
 		}
 		return timer;
+	}
+
+	private record Answered(Rule rule, FailureClass failureClass, Counter counter) {
 	}
 
 	private record AttemptKey(String client, String failureClass, String code, String breaker, String channel) {
