@@ -76,15 +76,13 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 
 	private final Map<SuppressedKey, Counter> refusals = new ConcurrentHashMap<>();
 
-	// The meters of the commonest events, found without building a key: a 2xx attempt by client, channel and
-	// status; a successful call by client and method. The same meters as the keyed maps hold.
-	private final Map<String, Map<String, AtomicReferenceArray<Counter>>> successfulAttempts = new ConcurrentHashMap<>();
+	// The meters of the commonest events, found without building a key: an answered attempt by client, channel
+	// and status, kept with the rule and class it was found for (the breaker tag comes from the rule, and a reload
+	// brings new rules: then the keyed map decides again); a successful call by client and method. The same meters
+	// as the keyed maps hold.
+	private final Map<String, Map<String, AtomicReferenceArray<Answered>>> answeredAttempts = new ConcurrentHashMap<>();
 
 	private final Map<String, Map<String, Timer>> successfulCalls = new ConcurrentHashMap<>();
-
-	// An answered non-2xx attempt's meter by client, channel and status, kept with the rule and class it was found
-	// for: the breaker tag comes from the rule, and a reload brings new rules (then the keyed map decides again).
-	private final Map<String, Map<String, AtomicReferenceArray<Answered>>> answeredAttempts = new ConcurrentHashMap<>();
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
@@ -97,11 +95,7 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 		if (registry == null) {
 			return;
 		}
-		boolean success = attempt.rule() == null && attempt.failure() == null
-				&& attempt.failureClass() == FailureClass.SUCCESS_2XX && attempt.status() >= 200
-				&& attempt.status() < 300 && attempt.client() != null && attempt.channel() != null;
-		Counter counter = success ? successCounter(registry, attempt) : answeredCounter(registry, attempt);
-		counter.increment();
+		attemptCounter(registry, attempt).increment();
 		Timer timer = this.latency.get(attempt.client());
 		if (timer == null) {
 			timer = this.latency.computeIfAbsent(attempt.client(), (client) -> Timer.builder("triage.attempt.latency")
@@ -112,31 +106,15 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 		timer.record(attempt.durationNanos(), TimeUnit.NANOSECONDS);
 	}
 
-	private Counter successCounter(MeterRegistry registry, AttemptOutcome attempt) {
-		Map<String, AtomicReferenceArray<Counter>> byChannel = this.successfulAttempts.get(attempt.client());
-		AtomicReferenceArray<Counter> byStatus = (byChannel != null) ? byChannel.get(attempt.channel()) : null;
-		Counter counter = (byStatus != null) ? byStatus.get(attempt.status() - 200) : null;
-		if (counter == null) {
-			counter = attemptCounter(registry, attempt);
-			if (byStatus == null) {
-				byStatus = this.successfulAttempts.computeIfAbsent(attempt.client(), (c) -> new ConcurrentHashMap<>())
-					.computeIfAbsent(attempt.channel(), (c) -> new AtomicReferenceArray<>(100));
-			}
-			// Racing writers store the same meter.
-			byStatus.set(attempt.status() - 200, counter);
-		}
-		return counter;
-	}
-
 	/**
-	 * The meter of an attempt that is not a 2xx success: found by client, channel and status when the upstream
-	 * answered and the rule is the one last seen for that status; else by its key.
+	 * The meter of an attempt: found by client, channel and status when the upstream answered and the rule and
+	 * class are those last seen for that status; else by its key.
 	 */
-	private Counter answeredCounter(MeterRegistry registry, AttemptOutcome attempt) {
+	private Counter attemptCounter(MeterRegistry registry, AttemptOutcome attempt) {
 		int status = attempt.status();
-		if (attempt.failure() != null || attempt.rule() == null || status < 100 || status > 999
-				|| attempt.client() == null || attempt.channel() == null) {
-			return attemptCounter(registry, attempt);
+		if (attempt.failure() != null || status < 100 || status > 999 || attempt.client() == null
+				|| attempt.channel() == null) {
+			return keyedCounter(registry, attempt);
 		}
 		Map<String, AtomicReferenceArray<Answered>> byChannel = this.answeredAttempts.get(attempt.client());
 		AtomicReferenceArray<Answered> byStatus = (byChannel != null) ? byChannel.get(attempt.channel()) : null;
@@ -144,7 +122,7 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 		if (known != null && known.rule() == attempt.rule() && known.failureClass() == attempt.failureClass()) {
 			return known.counter();
 		}
-		Counter counter = attemptCounter(registry, attempt);
+		Counter counter = keyedCounter(registry, attempt);
 		if (byStatus == null) {
 			byStatus = this.answeredAttempts.computeIfAbsent(attempt.client(), (c) -> new ConcurrentHashMap<>())
 				.computeIfAbsent(attempt.channel(), (c) -> new AtomicReferenceArray<>(1000));
@@ -154,7 +132,7 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 		return counter;
 	}
 
-	private Counter attemptCounter(MeterRegistry registry, AttemptOutcome attempt) {
+	private Counter keyedCounter(MeterRegistry registry, AttemptOutcome attempt) {
 		String breaker = (attempt.rule() != null) ? attempt.rule().breaker().tag() : "success";
 		AttemptKey key = new AttemptKey(attempt.client(), attempt.failureClass().tag(), attempt.code(), breaker,
 				attempt.channel());

@@ -19,6 +19,7 @@ package dev.triage.bench;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -30,6 +31,7 @@ import jdk.jfr.EventType;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordedFrame;
 import jdk.jfr.consumer.RecordedStackTrace;
+import jdk.jfr.consumer.RecordedThread;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
@@ -89,17 +91,14 @@ public final class JfrPerCall {
 		System.out.println("µs per call, managed − plain, managed, plain, frame (its callees included)");
 		Set<String> all = new HashSet<>(frames.get(0).keySet());
 		all.addAll(frames.get(1).keySet());
-		List<double[]> costs = new ArrayList<>();
-		List<String> names = new ArrayList<>(all);
-		for (int i = 0; i < names.size(); i++) {
-			double managed = frames.get(1).getOrDefault(names.get(i), 0) * periodMicros / calls[1];
-			double plain = frames.get(0).getOrDefault(names.get(i), 0) * periodMicros / calls[0];
-			costs.add(new double[] { managed - plain, managed, plain, i });
+		List<Row> costs = new ArrayList<>();
+		for (String frame : all) {
+			costs.add(new Row(frame, frames.get(1).getOrDefault(frame, 0) * periodMicros / calls[1],
+					frames.get(0).getOrDefault(frame, 0) * periodMicros / calls[0]));
 		}
-		costs.sort((a, b) -> Double.compare(b[0], a[0]));
-		for (double[] cost : costs.subList(0, Math.min(rows, costs.size()))) {
-			System.out.printf(Locale.ROOT, "%7.2f %7.2f %7.2f  %s%n", cost[0], cost[1], cost[2],
-					names.get((int) cost[3]));
+		costs.sort(Comparator.comparingDouble(Row::extra).reversed());
+		for (Row row : costs.subList(0, Math.min(rows, costs.size()))) {
+			System.out.printf(Locale.ROOT, "%7.2f %7.2f %7.2f  %s%n", row.extra(), row.managed(), row.plain(), row.frame());
 		}
 	}
 
@@ -107,10 +106,10 @@ public final class JfrPerCall {
 	 * Count a caller thread's sample taken inside a call for its contender, each frame once.
 	 */
 	private static void sample(RecordedEvent event, long[] samples, List<Map<String, Integer>> frames) {
-		String thread = (event.getThread("sampledThread") != null)
-				? event.getThread("sampledThread").getJavaName() : null;
+		RecordedThread thread = event.getThread("sampledThread");
 		RecordedStackTrace stack = event.getStackTrace();
-		if (thread == null || !thread.startsWith("pool-") || stack == null) {
+		if (thread == null || thread.getJavaName() == null || !thread.getJavaName().startsWith("pool-")
+				|| stack == null) {
 			return;
 		}
 		Set<String> names = new HashSet<>();
@@ -146,6 +145,17 @@ public final class JfrPerCall {
 			case "s" -> amount * 1_000_000;
 			default -> amount * 1000;
 		};
+	}
+
+	/**
+	 * A frame's microseconds per call, its callees included, for each contender.
+	 */
+	private record Row(String frame, double managed, double plain) {
+
+		double extra() {
+			return this.managed - this.plain;
+		}
+
 	}
 
 }
