@@ -41,6 +41,8 @@ import feign.Retryer;
 import feign.hc5.ApacheHttp5Client;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.consumer.EventConsumerRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.github.resilience4j.timelimiter.TimeLimiterConfig;
 
 import dev.triage.TriageHttpServices;
@@ -856,6 +858,51 @@ public final class LoopbackComparison {
 			}
 
 		};
+	}
+
+	/**
+	 * Spring Cloud OpenFeign with each call inside a Resilience4j breaker taken from the application's
+	 * {@code CircuitBreakerRegistry} (so {@code resilience4j-spring-boot3} buffers its events for its endpoint and
+	 * its metrics count its calls, as for Triage's breakers), and nothing else: what a breaker per upstream, wired
+	 * by hand, costs a 200.
+	 */
+	static Contender breakerOnly(String name, String url) {
+		return new BreakerOnly(name, url);
+	}
+
+	private static final class BreakerOnly extends Applications<SpringClient> {
+
+		private CircuitBreaker breaker;
+
+		BreakerOnly(String name, String url) {
+			super(name, url, false, false, SpringClient.class, BenchApp.class);
+		}
+
+		@Override
+		void call(Scenario scenario, SpringClient client, Class<? extends RuntimeException> failure) {
+			CircuitBreaker breaker = this.breaker;
+			if (breaker == null) {
+				breaker = breakers().circuitBreaker("bench");
+				this.breaker = breaker;
+				System.out.printf(Locale.ROOT, "%s: its breaker's events buffered for the endpoint: %s; its call timers: %d%n",
+						name(), ((EventConsumerRegistry<?>) this.context.getBean("eventConsumerRegistry")).getEventConsumer("bench") != null,
+						this.context.getBean(MeterRegistry.class).find("resilience4j.circuitbreaker.calls").timers().size());
+			}
+			CircuitBreaker wrapping = breaker;
+			expect(scenario, () -> wrapping.executeSupplier(client::ok), () -> wrapping.executeSupplier(client::missing),
+					() -> wrapping.executeSupplier(client::down), failure);
+		}
+
+		@Override
+		public boolean hasBreaker() {
+			return true;
+		}
+
+		@Override
+		CircuitBreakerRegistry breakers() {
+			return this.context.getBean(CircuitBreakerRegistry.class);
+		}
+
 	}
 
 	/**

@@ -54,16 +54,21 @@ public final class LoopbackFocus {
 		int only = Integer.getInteger("bench.only", -1);
 		// The pair (feign: Spring Cloud OpenFeign and Triage; restclient: an HTTP service client on RestClient, plain
 		// and managed) and the row (OK_200, NOT_FOUND_404).
-		boolean restClient = "restclient".equals(System.getProperty("bench.pair", "feign"));
+		String pair = System.getProperty("bench.pair", "feign");
 		LoopbackComparison.Scenario scenario = LoopbackComparison.Scenario
 			.valueOf(System.getProperty("bench.scenario", "OK_200"));
 		LoopbackUpstream upstream = LoopbackComparison.upstream();
 		ExecutorService callers = Executors.newFixedThreadPool(threads);
 		List<LoopbackComparison.Contender> contenders = new ArrayList<>();
 		try {
-			if (restClient) {
+			if ("restclient".equals(pair)) {
 				contenders.add(LoopbackComparison.restClient("plain RestClient", upstream.url() + "/c0", false));
 				contenders.add(LoopbackComparison.restClient("Triage RestClient", upstream.url() + "/c1", true));
+			}
+			else if ("breaker".equals(pair)) {
+				contenders.add(LoopbackComparison.spring("Spring Cloud OpenFeign", upstream.url() + "/c0", false, false));
+				contenders.add(LoopbackComparison.breakerOnly("Spring Cloud OpenFeign + Resilience4j breaker",
+						upstream.url() + "/c1"));
 			}
 			else {
 				contenders.add(LoopbackComparison.spring("Spring Cloud OpenFeign", upstream.url() + "/c0", false, false));
