@@ -25,7 +25,8 @@ import java.util.concurrent.Executors;
 /**
  * One row of the loopback comparison, for working on it: Spring Cloud OpenFeign and Triage (both on Apache
  * HttpClient 5, Triage with its defaults), or with {@code -Dbench.pair=restclient} the HTTP service client plain and
- * managed, interleaved on the 200 ({@code -Dbench.scenario=NOT_FOUND_404}: the 404), on {@code -Dbench.threads}
+ * managed, or with {@code -Dbench.pair=breaker} Spring Cloud OpenFeign alone and with each call inside a
+ * Resilience4j breaker of the application's registry, interleaved on the 200 ({@code -Dbench.scenario=NOT_FOUND_404}: the 404), on {@code -Dbench.threads}
  * threads (default 2),
  * {@code -Dbench.rounds} rounds after {@code -Dbench.warm-up-rounds}. Prints each round's ratio of median calls
  * and their median. Run it under a profiler to see where Triage's share of a call goes:
@@ -53,7 +54,8 @@ public final class LoopbackFocus {
 		// One contender alone (0: the plain one, 1: the managed one), to watch it from outside (strace, perf).
 		int only = Integer.getInteger("bench.only", -1);
 		// The pair (feign: Spring Cloud OpenFeign and Triage; restclient: an HTTP service client on RestClient, plain
-		// and managed) and the row (OK_200, NOT_FOUND_404).
+		// and managed; breaker: Spring Cloud OpenFeign alone and inside a Resilience4j breaker) and the row (OK_200,
+		// NOT_FOUND_404).
 		String pair = System.getProperty("bench.pair", "feign");
 		LoopbackComparison.Scenario scenario = LoopbackComparison.Scenario
 			.valueOf(System.getProperty("bench.scenario", "OK_200"));
