@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
+import dev.triage.OriginalResponse;
 import dev.triage.PoisonRequestEvent;
 import dev.triage.Refusal;
 import dev.triage.AttemptOutcome;
@@ -68,21 +69,17 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 
 	private final Map<String, Counter> retries = new ConcurrentHashMap<>();
 
-	private final Map<String, Timer> latency = new ConcurrentHashMap<>();
-
 	private final Map<String, Counter> poison = new ConcurrentHashMap<>();
 
 	private final Map<SuppressedKey, Counter> suppressed = new ConcurrentHashMap<>();
 
 	private final Map<SuppressedKey, Counter> refusals = new ConcurrentHashMap<>();
 
-	// The meters of the commonest events, found without building a key: an answered attempt by client, channel
-	// and status, kept with the rule and class it was found for (the breaker tag comes from the rule, and a reload
-	// brings new rules: then the keyed map decides again); a successful call by client and method. The same meters
-	// as the keyed maps hold.
-	private final Map<String, Map<String, AtomicReferenceArray<Answered>>> answeredAttempts = new ConcurrentHashMap<>();
-
-	private final Map<String, Map<String, Timer>> successfulCalls = new ConcurrentHashMap<>();
+	// The meters of the commonest events, by client, found with one look-up of its name and without building a
+	// key: every attempt's latency; an answered attempt by channel and status, kept with the rule and class it was
+	// found for (the breaker tag comes from the rule, and a reload brings new rules: then the keyed map decides
+	// again); a successful call by method. The same meters as the keyed maps hold.
+	private final Map<String, ClientMeters> clients = new ConcurrentHashMap<>();
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
@@ -95,38 +92,40 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 		if (registry == null) {
 			return;
 		}
-		attemptCounter(registry, attempt).increment();
-		Timer timer = this.latency.get(attempt.client());
+		ClientMeters client = client(attempt.client());
+		attemptCounter(registry, client, attempt).increment();
+		Timer timer = client.latency;
 		if (timer == null) {
-			timer = this.latency.computeIfAbsent(attempt.client(), (client) -> Timer.builder("triage.attempt.latency")
+			timer = Timer.builder("triage.attempt.latency")
 				.description("Duration of each attempt of Triage-managed Feign calls: raw upstream latency")
-				.tag("client", client)
-				.register(registry));
+				.tag("client", attempt.client())
+				.register(registry);
+			client.latency = timer;
 		}
 		timer.record(attempt.durationNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	private ClientMeters client(String name) {
+		ClientMeters client = this.clients.get(name);
+		return (client != null) ? client : this.clients.computeIfAbsent(name, (n) -> new ClientMeters());
 	}
 
 	/**
 	 * The meter of an attempt: found by client, channel and status when the upstream answered and the rule and
 	 * class are those last seen for that status; else by its key.
 	 */
-	private Counter attemptCounter(MeterRegistry registry, AttemptOutcome attempt) {
+	private Counter attemptCounter(MeterRegistry registry, ClientMeters client, AttemptOutcome attempt) {
 		int status = attempt.status();
 		if (attempt.failure() != null || status < 100 || status > 999 || attempt.client() == null
 				|| attempt.channel() == null) {
 			return keyedCounter(registry, attempt);
 		}
-		Map<String, AtomicReferenceArray<Answered>> byChannel = this.answeredAttempts.get(attempt.client());
-		AtomicReferenceArray<Answered> byStatus = (byChannel != null) ? byChannel.get(attempt.channel()) : null;
-		Answered known = (byStatus != null) ? byStatus.get(status) : null;
+		AtomicReferenceArray<Answered> byStatus = client.byStatus(attempt.channel());
+		Answered known = byStatus.get(status);
 		if (known != null && known.rule() == attempt.rule() && known.failureClass() == attempt.failureClass()) {
 			return known.counter();
 		}
 		Counter counter = keyedCounter(registry, attempt);
-		if (byStatus == null) {
-			byStatus = this.answeredAttempts.computeIfAbsent(attempt.client(), (c) -> new ConcurrentHashMap<>())
-				.computeIfAbsent(attempt.channel(), (c) -> new AtomicReferenceArray<>(1000));
-		}
 		// Racing writers store equal entries; an error type whose rule differs from the status's replaces it.
 		byStatus.set(status, new Answered(attempt.rule(), attempt.failureClass(), counter));
 		return counter;
@@ -206,15 +205,15 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 		boolean success = call.outcome() == CallOutcome.SUCCESS && call.failureClass() == FailureClass.NONE
 				&& "none".equals(call.code()) && !call.alert() && call.client() != null && call.methodKey() != null;
 		Timer timer = null;
+		Map<String, Timer> successful = null;
 		if (success) {
-			Map<String, Timer> byMethod = this.successfulCalls.get(call.client());
-			timer = (byMethod != null) ? byMethod.get(call.methodKey()) : null;
+			successful = client(call.client()).successfulCalls;
+			timer = successful.get(call.methodKey());
 		}
 		if (timer == null) {
 			timer = callTimer(registry, call);
-			if (success) {
-				this.successfulCalls.computeIfAbsent(call.client(), (c) -> new ConcurrentHashMap<>())
-					.put(call.methodKey(), timer);
+			if (successful != null) {
+				successful.put(call.methodKey(), timer);
 			}
 		}
 		timer.record(call.elapsed().toNanos(), TimeUnit.NANOSECONDS);
@@ -236,6 +235,34 @@ public final class TriageMetrics implements CallObserver, MeterBinder {
 				.register(registry));
 		}
 		return timer;
+	}
+
+	/**
+	 * The meters of one client's commonest events.
+	 */
+	private static final class ClientMeters {
+
+		/** Its {@code triage.attempt.latency}, registered at its first attempt (racing registrations find one meter). */
+		volatile Timer latency;
+
+		/** Answered attempts on the primary channel, by status: nearly every attempt. */
+		final AtomicReferenceArray<Answered> primary = new AtomicReferenceArray<>(1000);
+
+		/** Answered attempts on the other channels, by channel and status. */
+		final Map<String, AtomicReferenceArray<Answered>> channels = new ConcurrentHashMap<>();
+
+		/** Its successful calls' timers, by method. */
+		final Map<String, Timer> successfulCalls = new ConcurrentHashMap<>();
+
+		AtomicReferenceArray<Answered> byStatus(String channel) {
+			if (OriginalResponse.PRIMARY.equals(channel)) {
+				return this.primary;
+			}
+			AtomicReferenceArray<Answered> byStatus = this.channels.get(channel);
+			return (byStatus != null) ? byStatus
+					: this.channels.computeIfAbsent(channel, (c) -> new AtomicReferenceArray<>(1000));
+		}
+
 	}
 
 	private record Answered(Rule rule, FailureClass failureClass, Counter counter) {

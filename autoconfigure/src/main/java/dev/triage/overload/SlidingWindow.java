@@ -21,9 +21,10 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongSupplier;
 
 /**
- * A few counters over a sliding time window, kept in a ring of buckets: adding is O(1) and allocates nothing,
- * summing reads every bucket once. Lock-free except when a bucket turns to a new period (once per bucket
- * period); no increment for a period still in the window is lost.
+ * A few counters over a sliding time window, kept in a ring of buckets: adding is O(1) and allocates nothing
+ * (but a small record when a new bucket period begins), summing reads every bucket once; both find the period of
+ * a time without a division while it falls in the period last looked at. Lock-free except when a bucket turns to
+ * a new period (once per bucket period); no increment for a period still in the window is lost.
  */
 final class SlidingWindow {
 
@@ -40,6 +41,13 @@ final class SlidingWindow {
 
 	/** Per bucket and counter, {@code bucket * counters + counter}. */
 	private final AtomicLongArray counts;
+
+	/**
+	 * The period last looked at, where it begins and its bucket: most adds and sums fall in it and need no
+	 * division. Any thread may replace it; a stale one is never used, its own start and length say whether a time
+	 * falls in it.
+	 */
+	private volatile Period last;
 
 	SlidingWindow(Duration window, int buckets, int counters, LongSupplier nanoClock) {
 		this.buckets = buckets;
@@ -62,12 +70,30 @@ final class SlidingWindow {
 	}
 
 	void add(int counter, long nanos) {
-		long period = Math.floorDiv(nanos, this.bucketNanos);
-		int bucket = (int) Math.floorMod(period, (long) this.buckets);
-		if (this.periods.get(bucket) < period) {
-			turn(bucket, period);
+		Period period = period(nanos);
+		int bucket = period.bucket;
+		if (this.periods.get(bucket) < period.index) {
+			turn(bucket, period.index);
 		}
 		this.counts.incrementAndGet(bucket * this.counters + counter);
+	}
+
+	private Period period(long nanos) {
+		Period last = this.last;
+		if (last != null && nanos >= last.startNanos) {
+			long offset = nanos - last.startNanos;
+			if (offset >= 0 && offset < this.bucketNanos) {
+				return last;
+			}
+		}
+		long index = Math.floorDiv(nanos, this.bucketNanos);
+		long startNanos = nanos - Math.floorMod(nanos, this.bucketNanos);
+		Period period = new Period(index, startNanos, (int) Math.floorMod(index, (long) this.buckets));
+		if (startNanos <= nanos) {
+			// Not kept when the start is out of the clock's range (it wrapped): such a period is worked out again.
+			this.last = period;
+		}
+		return period;
 	}
 
 	/**
@@ -89,7 +115,7 @@ final class SlidingWindow {
 	}
 
 	long sum(int counter, long nanos) {
-		long period = Math.floorDiv(nanos, this.bucketNanos);
+		long period = period(nanos).index;
 		long total = 0;
 		for (int bucket = 0; bucket < this.buckets; bucket++) {
 			long owner = this.periods.get(bucket);
@@ -98,6 +124,12 @@ final class SlidingWindow {
 			}
 		}
 		return total;
+	}
+
+	/**
+	 * A bucket period: its absolute index, where it begins on the clock's scale, its bucket.
+	 */
+	private record Period(long index, long startNanos, int bucket) {
 	}
 
 }

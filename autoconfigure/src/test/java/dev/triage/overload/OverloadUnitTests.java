@@ -117,6 +117,24 @@ class OverloadUnitTests {
 	}
 
 	@Test
+	void aTimeIsCountedInItsOwnPeriodWhateverTheOrderTimesComeIn() {
+		// 4 buckets of 16 ns. The period last looked at is kept to skip the division: a time before it, after it,
+		// on its edges or below zero must still land in its own period.
+		SlidingWindow window = new SlidingWindow(Duration.ofNanos(64), 4, 1, () -> 0L);
+		long[] times = { 20, 31, 32, 16, 15, -1, -16, 47, 20, 0 };
+		for (long time : times) {
+			window.add(0, time);
+		}
+		// Period -1: -1 and -16; 0: 15 and 0; 1: 20, 31, 16 and 20; 2: 32 and 47.
+		assertThat(window.sum(0, 47)).as("periods -1 to 2").isEqualTo(10);
+		assertThat(window.sum(0, 31)).as("periods -2 to 1").isEqualTo(8);
+		assertThat(window.sum(0, 0)).as("periods -3 to 0").isEqualTo(4);
+		assertThat(window.sum(0, -1)).as("periods -4 to -1").isEqualTo(2);
+		assertThat(window.sum(0, 48)).as("periods 0 to 3").isEqualTo(8);
+		assertThat(window.sum(0, 79)).as("periods 1 to 4").isEqualTo(6);
+	}
+
+	@Test
 	void budgetRefillsAsTheWindowSlides() {
 		RetryBudget budget = new RetryBudget(new RetryBudget.Settings(true, 0, 1, Duration.ofSeconds(10)),
 				this.nanos::get);
