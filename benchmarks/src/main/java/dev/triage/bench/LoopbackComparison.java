@@ -745,13 +745,14 @@ public final class LoopbackComparison {
 	 * defaults, or held for the 503 row), with or without Spring Cloud CircuitBreaker.
 	 */
 	private static ConfigurableApplicationContext start(String url, boolean triage, boolean heldFor503,
-			boolean springBreaker, Class<?>... sources) {
+			boolean springBreaker, List<String> settings, Class<?>... sources) {
 		List<String> properties = new ArrayList<>(List.of("bench.url=" + url, "spring.main.banner-mode=off",
 				"spring.jmx.enabled=false", "logging.level.root=WARN", "triage.enabled=" + triage,
 				"spring.cloud.openfeign.circuitbreaker.enabled=" + springBreaker));
 		if (heldFor503) {
 			properties.addAll(HELD_FOR_503);
 		}
+		properties.addAll(settings);
 		return new SpringApplicationBuilder(sources)
 			.web(WebApplicationType.NONE)
 			.properties(properties.toArray(String[]::new))
@@ -780,11 +781,16 @@ public final class LoopbackComparison {
 
 		Applications(String name, String url, boolean triage, boolean springBreaker, Class<C> clientType,
 				Class<?>... sources) {
+			this(name, url, triage, springBreaker, List.of(), clientType, sources);
+		}
+
+		Applications(String name, String url, boolean triage, boolean springBreaker, List<String> settings,
+				Class<C> clientType, Class<?>... sources) {
 			this.name = name;
 			this.triage = triage;
 			this.failure = triage ? dev.triage.UpstreamException.class : RuntimeException.class;
-			this.context = start(url, triage, false, springBreaker, sources);
-			this.held = triage ? start(url, true, true, springBreaker, sources) : this.context;
+			this.context = start(url, triage, false, springBreaker, settings, sources);
+			this.held = triage ? start(url, true, true, springBreaker, settings, sources) : this.context;
 			this.client = this.context.getBean(clientType);
 			this.heldClient = this.held.getBean(clientType);
 		}
@@ -836,9 +842,16 @@ public final class LoopbackComparison {
 	}
 
 	static Contender spring(String name, String url, boolean triage, boolean springBreaker) {
+		return spring(name, url, triage, springBreaker, List.of());
+	}
+
+	/**
+	 * Spring Cloud OpenFeign, with Triage or not, with more application properties ({@code key=value}).
+	 */
+	static Contender spring(String name, String url, boolean triage, boolean springBreaker, List<String> settings) {
 		Class<?>[] sources = springBreaker ? new Class<?>[] { BenchApp.class, HeldClosed.class }
 				: new Class<?>[] { BenchApp.class };
-		return new Applications<>(name, url, triage, springBreaker, SpringClient.class, sources) {
+		return new Applications<>(name, url, triage, springBreaker, settings, SpringClient.class, sources) {
 
 			@Override
 			void call(Scenario scenario, SpringClient client, Class<? extends RuntimeException> failure) {

@@ -26,7 +26,9 @@ import java.util.concurrent.Executors;
  * One row of the loopback comparison, for working on it: Spring Cloud OpenFeign and Triage (both on Apache
  * HttpClient 5, Triage with its defaults), or with {@code -Dbench.pair=restclient} the HTTP service client plain and
  * managed, or with {@code -Dbench.pair=breaker} Spring Cloud OpenFeign alone and with each call inside a
- * Resilience4j breaker of the application's registry, interleaved on the 200 ({@code -Dbench.scenario=NOT_FOUND_404}: the 404), on {@code -Dbench.threads}
+ * Resilience4j breaker of the application's registry, or with {@code -Dbench.pair=settings} Triage with its
+ * defaults and Triage with the application properties of {@code -Dbench.settings} ({@code key=value,...}: what a
+ * setting costs, both in one JVM), interleaved on the 200 ({@code -Dbench.scenario=NOT_FOUND_404}: the 404), on {@code -Dbench.threads}
  * threads (default 2),
  * {@code -Dbench.rounds} rounds after {@code -Dbench.warm-up-rounds}. Prints each round's ratio of median calls
  * and their median. Run it under a profiler to see where Triage's share of a call goes:
@@ -54,8 +56,8 @@ public final class LoopbackFocus {
 		// One contender alone (0: the plain one, 1: the managed one), to watch it from outside (strace, perf).
 		int only = Integer.getInteger("bench.only", -1);
 		// The pair (feign: Spring Cloud OpenFeign and Triage; restclient: an HTTP service client on RestClient, plain
-		// and managed; breaker: Spring Cloud OpenFeign alone and inside a Resilience4j breaker) and the row (OK_200,
-		// NOT_FOUND_404).
+		// and managed; breaker: Spring Cloud OpenFeign alone and inside a Resilience4j breaker; settings: Triage with
+		// its defaults and with -Dbench.settings) and the row (OK_200, NOT_FOUND_404).
 		String pair = System.getProperty("bench.pair", "feign");
 		LoopbackComparison.Scenario scenario = LoopbackComparison.Scenario
 			.valueOf(System.getProperty("bench.scenario", "OK_200"));
@@ -66,6 +68,15 @@ public final class LoopbackFocus {
 			if ("restclient".equals(pair)) {
 				contenders.add(LoopbackComparison.restClient("plain RestClient", upstream.url() + "/c0", false));
 				contenders.add(LoopbackComparison.restClient("Triage RestClient", upstream.url() + "/c1", true));
+			}
+			else if ("settings".equals(pair)) {
+				List<String> settings = List.of(System.getProperty("bench.settings", "").split(","))
+					.stream()
+					.filter((setting) -> !setting.isBlank())
+					.toList();
+				contenders.add(LoopbackComparison.spring("Triage", upstream.url() + "/c0", true, false));
+				contenders.add(LoopbackComparison.spring("Triage with " + settings, upstream.url() + "/c1", true,
+						false, settings));
 			}
 			else if ("breaker".equals(pair)) {
 				contenders.add(LoopbackComparison.spring("Spring Cloud OpenFeign", upstream.url() + "/c0", false, false));
