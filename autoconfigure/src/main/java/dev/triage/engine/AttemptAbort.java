@@ -90,31 +90,86 @@ public final class AttemptAbort {
 
 	private Consumer<Object> shutdown;
 
+	private long deadlineAtNanos = Long.MAX_VALUE;
+
+	private Duration deadline;
+
+	/** Whether the HTTP client's wait for a pooled connection was shortened to end at the call's deadline. */
+	private boolean leaseShortened;
+
 	/**
-	 * Set the bound of the next attempt; armed once the HTTP client knows how to shut its connection down.
+	 * Set the bound of the next attempt at the call's deadline; armed once the HTTP client knows how to shut its
+	 * connection down.
 	 * @param abortAtNanos when, on {@link System#nanoTime()}'s scale
-	 * @param configured the configured value that bound stands for (the deadline, or the attempt bound)
+	 * @param deadline the deadline that bound stands for, {@code null} for none
 	 */
-	public void bound(long abortAtNanos, Duration configured) {
-		set(abortAtNanos, configured, -1);
+	public void bound(long abortAtNanos, Duration deadline) {
+		set(abortAtNanos, deadline, -1, (deadline != null) ? abortAtNanos : Long.MAX_VALUE, deadline);
 	}
 
 	/**
-	 * Set the bound of the next attempt, as {@link #bound(long, Duration)} with the configured value in
-	 * milliseconds: its {@link Duration} is only built if the bound fires.
+	 * Set the bound of the next attempt at its own bound, without a deadline after it.
 	 * @param abortAtNanos when, on {@link System#nanoTime()}'s scale
-	 * @param configuredMillis the configured value that bound stands for, in milliseconds
+	 * @param configuredMillis the attempt bound, in milliseconds
 	 */
 	public void bound(long abortAtNanos, long configuredMillis) {
-		set(abortAtNanos, null, configuredMillis);
+		set(abortAtNanos, null, configuredMillis, Long.MAX_VALUE, null);
 	}
 
-	private void set(long abortAtNanos, Duration configured, long configuredMillis) {
+	/**
+	 * Set the bound of the next attempt at its own bound, before the call's deadline: as
+	 * {@link #bound(long, Duration)} with the configured value in milliseconds (its {@link Duration} is only built
+	 * if the bound fires).
+	 * @param abortAtNanos when, on {@link System#nanoTime()}'s scale
+	 * @param configuredMillis the attempt bound, in milliseconds
+	 * @param deadlineAtNanos when the call's deadline passes, {@link Long#MAX_VALUE} for none
+	 * @param deadline the call's deadline, {@code null} for none
+	 */
+	public void bound(long abortAtNanos, long configuredMillis, long deadlineAtNanos, Duration deadline) {
+		set(abortAtNanos, null, configuredMillis, deadlineAtNanos, deadline);
+	}
+
+	private void set(long abortAtNanos, Duration configured, long configuredMillis, long deadlineAtNanos,
+			Duration deadline) {
 		// Disarmed, and no longer fired: the previous attempt's bound is over.
 		this.armed = DISARMED;
 		this.abortAtNanos = abortAtNanos;
 		this.configured = configured;
 		this.configuredMillis = configuredMillis;
+		this.deadlineAtNanos = deadlineAtNanos;
+		this.deadline = deadline;
+		this.leaseShortened = false;
+	}
+
+	/**
+	 * Return how long the call's deadline leaves from now.
+	 * @return the nanoseconds left, {@link Long#MAX_VALUE} when the call has no deadline
+	 */
+	public long deadlineNanosLeft() {
+		return (this.deadline != null) ? this.deadlineAtNanos - System.nanoTime() : Long.MAX_VALUE;
+	}
+
+	/**
+	 * Return the call's deadline.
+	 * @return the deadline, {@code null} for none
+	 */
+	public Duration deadline() {
+		return this.deadline;
+	}
+
+	/**
+	 * The HTTP client's wait for a pooled connection was shortened to end at the call's deadline (shutting a
+	 * connection down cannot end a wait that holds none): when that wait runs out, the deadline is what fired.
+	 */
+	public void leaseShortened() {
+		this.leaseShortened = true;
+	}
+
+	/**
+	 * Return whether the attempt's wait for a pooled connection was shortened to end at the call's deadline.
+	 */
+	public boolean isLeaseShortened() {
+		return this.leaseShortened;
 	}
 
 	/**

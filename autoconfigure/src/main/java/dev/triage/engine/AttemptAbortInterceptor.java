@@ -18,12 +18,14 @@ package dev.triage.engine;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
 import org.apache.hc.client5.http.classic.ExecRuntime;
 import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.concurrent.Cancellable;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
@@ -64,6 +66,7 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 			Timeout read = (config != null) ? config.getResponseTimeout() : null;
 			// The client's own timeouts, for the report of a transport failure when the adapter cannot see them.
 			call.clientTimeouts(null, (read != null && read.isEnabled()) ? readTimeout(read.toMilliseconds()) : null);
+			shortenLease(call.abort(), scope.clientContext, config);
 			call.abort().arm(scope.execRuntime, SHUTDOWN);
 			ClassicHttpResponse response = chain.proceed(request, scope);
 			HttpEntity entity = response.getEntity();
@@ -76,6 +79,29 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 			return response;
 		}
 		return chain.proceed(request, scope);
+	}
+
+	/**
+	 * Shorten the wait for a pooled connection to end at the call's deadline: shutting the exchange down cannot end
+	 * that wait (it holds no connection yet), and a call whose deadline passed must not wait on for a connection
+	 * and send its request afterwards. A wait so ended is a {@code pool-timeout}: nothing reached the wire. (The
+	 * attempt bound without a deadline, there against trickled answers, leaves the pool's own wait as it is.)
+	 */
+	private static void shortenLease(AttemptAbort abort, HttpClientContext context, RequestConfig config) {
+		long left = abort.deadlineNanosLeft();
+		if (left == Long.MAX_VALUE) {
+			return;
+		}
+		RequestConfig current = (config != null) ? config : RequestConfig.DEFAULT;
+		Timeout lease = current.getConnectionRequestTimeout();
+		if (lease != null && lease.isEnabled() && lease.toNanoseconds() <= left) {
+			return;
+		}
+		// Whole milliseconds, at least one: a timeout of zero would wait for ever.
+		long millis = Math.max(1, TimeUnit.NANOSECONDS.toMillis(left));
+		context.setRequestConfig(
+				RequestConfig.copy(current).setConnectionRequestTimeout(Timeout.ofMilliseconds(millis)).build());
+		abort.leaseShortened();
 	}
 
 	private Duration readTimeout(long millis) {

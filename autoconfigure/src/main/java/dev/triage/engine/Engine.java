@@ -145,13 +145,20 @@ public final class Engine {
 			Duration readTimeout) {
 		long duration = System.nanoTime() - attempt.startNanos;
 		Call call = attempt.call;
-		boolean cut = call.abort().fired();
-		TransportFailure failure = cut ? TransportFailure.READ_TIMEOUT : TransportFailures.classify(ex);
+		AttemptAbort abort = call.abort();
+		TransportFailure failure = TransportFailures.classify(ex);
+		// A bound that fired shut the attempt's connection down: the request may have reached the upstream. A wait
+		// for a pooled connection that ran out held none, whether the bound fired meanwhile or not.
+		boolean cut = abort.fired() && failure != TransportFailure.POOL_TIMEOUT;
+		boolean shortened = failure == TransportFailure.POOL_TIMEOUT && abort.isLeaseShortened();
+		if (cut) {
+			failure = TransportFailure.READ_TIMEOUT;
+		}
 		boolean reached = failure != TransportFailure.POOL_TIMEOUT;
 		if (!reached) {
 			call.attemptNotSent();
 		}
-		Duration timeout = cut ? call.abort().configured()
+		Duration timeout = cut ? abort.configured() : shortened ? abort.deadline()
 				: TransportFailures.configuredTimeout(failure, connectTimeout, readTimeout, this.runtime.poolTimeout());
 		return transport(attempt, failure, timeout, ex, reached ? attempt.number : attempt.number - 1, duration, true);
 	}
@@ -558,7 +565,7 @@ public final class Engine {
 			long attemptBoundNanos = Math.multiplyExact(attemptBoundMillis, 1_000_000L);
 			if (now + attemptBoundNanos < at) {
 				// Its Duration is built only if it fires.
-				call.abort().bound(now + attemptBoundNanos, attemptBoundMillis);
+				call.abort().bound(now + attemptBoundNanos, attemptBoundMillis, at, deadline);
 				return;
 			}
 		}
