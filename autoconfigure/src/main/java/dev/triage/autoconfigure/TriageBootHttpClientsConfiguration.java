@@ -46,8 +46,8 @@ class TriageBootHttpClientsConfiguration {
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
 				if (bean instanceof HttpComponentsClientHttpRequestFactoryBuilder builder) {
-					return builder.withHttpClientCustomizer((client) -> client.disableAutomaticRetries()
-						.addExecInterceptorFirst(AttemptAbortInterceptor.NAME, new AttemptAbortInterceptor()));
+					return builder
+						.withHttpClientCustomizer((client) -> AttemptAbortInterceptor.addTo(client.disableAutomaticRetries()));
 				}
 				return bean;
 			}

@@ -47,8 +47,7 @@ class TriageHttpClient5Configuration {
 	HttpClientBuilderCustomizer triageHttpClient5(TriageProperties properties) {
 		Duration evictIdle = properties.getConnectionPool().getEvictIdleAfter();
 		return (builder) -> {
-			builder.disableAutomaticRetries()
-				.addExecInterceptorFirst(AttemptAbortInterceptor.NAME, new AttemptAbortInterceptor());
+			AttemptAbortInterceptor.addTo(builder.disableAutomaticRetries());
 			if (evictIdle != null && !evictIdle.isZero()) {
 				builder.evictIdleConnections(TimeValue.ofMilliseconds(evictIdle.toMillis()));
 			}

@@ -23,7 +23,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
+import dev.triage.TransportFailure;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -47,7 +49,17 @@ public final class AttemptAbort {
 
 	private static final long DISARMED = 0;
 
+	/** Fired once the request may have reached the upstream. */
 	private static final long FIRED = -1;
+
+	/** Fired while the attempt held a connection it had not sent its request on (connecting). */
+	private static final long FIRED_CONNECTING = -2;
+
+	/** Fired while the attempt waited for a pooled connection. */
+	private static final long FIRED_LEASING = -3;
+
+	/** The low bit of an armed state: the request may have reached the upstream. */
+	private static final long SENT = 1;
 
 	private static final VarHandle ARMED;
 
@@ -67,8 +79,10 @@ public final class AttemptAbort {
 	private static final Watch WATCH = new Watch();
 
 	/**
-	 * The generation of the armed bound (each arming takes a new one, so that the watch can neither fire a bound
-	 * armed after it looked nor be fooled by one disarmed and armed again), {@link #DISARMED} or {@link #FIRED}.
+	 * The armed bound: its generation shifted left by one (each arming takes a new one, so that the watch can
+	 * neither fire a bound armed after it looked nor be fooled by one disarmed and armed again) with {@link #SENT}
+	 * as its low bit; or {@link #DISARMED}, or one of the fired states. One word, so that the watch firing and the
+	 * caller starting to send cannot both win: a bound that fired before the request was sent is known as such.
 	 */
 	private volatile long armed;
 
@@ -89,6 +103,9 @@ public final class AttemptAbort {
 	private Object target;
 
 	private Consumer<Object> shutdown;
+
+	/** Whether the target holds a connection, {@code null} when not asked. */
+	private Predicate<Object> holdsConnection;
 
 	private long deadlineAtNanos = Long.MAX_VALUE;
 
@@ -188,12 +205,31 @@ public final class AttemptAbort {
 	 */
 	@SuppressWarnings("unchecked")
 	public <T> void arm(T target, Consumer<? super T> shutdown) {
+		arm(target, null, shutdown, SENT);
+	}
+
+	/**
+	 * Arm the bound set by {@link #bound} for an HTTP client that says when it starts to send the request
+	 * ({@link #sending()}): a bound that passes before then cut an attempt that sent nothing ({@link #cutAs()}), and
+	 * the request is not sent afterwards.
+	 * @param <T> the type of what is shut down
+	 * @param target what is shut down (the exchange)
+	 * @param holdsConnection whether the exchange holds a connection (else it waits for a pooled one)
+	 * @param shutdown shuts the attempt's connection down
+	 */
+	public <T> void armUntilSent(T target, Predicate<? super T> holdsConnection, Consumer<? super T> shutdown) {
+		arm(target, holdsConnection, shutdown, 0);
+	}
+
+	@SuppressWarnings("unchecked")
+	private <T> void arm(T target, Predicate<? super T> holdsConnection, Consumer<? super T> shutdown, long sent) {
 		if (this.configured == null && this.configuredMillis < 0) {
 			return;
 		}
 		this.target = target;
 		this.shutdown = (Consumer<Object>) shutdown;
-		long generation = ++this.generation;
+		this.holdsConnection = (Predicate<Object>) holdsConnection;
+		long generation = (++this.generation << 1) | sent;
 		if (this.abortAtNanos - System.nanoTime() <= 0) {
 			this.armed = generation;
 			fire(generation);
@@ -210,7 +246,38 @@ public final class AttemptAbort {
 	 * Return whether the bound passed and the connection was shut down.
 	 */
 	public boolean fired() {
-		return this.armed == FIRED;
+		return this.armed < 0;
+	}
+
+	/**
+	 * Return what the attempt was doing when its bound fired, as the failure that ends it.
+	 * @return {@link TransportFailure#READ_TIMEOUT} once the request may have reached the upstream (or when the
+	 * HTTP client does not say when it sends), {@link TransportFailure#CONNECT_TIMEOUT} while it held a connection
+	 * it had sent nothing on, {@link TransportFailure#POOL_TIMEOUT} while it waited for a pooled connection;
+	 * {@code null} when the bound did not fire
+	 */
+	public TransportFailure cutAs() {
+		long state = this.armed;
+		return (state == FIRED) ? TransportFailure.READ_TIMEOUT
+				: (state == FIRED_CONNECTING) ? TransportFailure.CONNECT_TIMEOUT
+						: (state == FIRED_LEASING) ? TransportFailure.POOL_TIMEOUT : null;
+	}
+
+	/**
+	 * The HTTP client is about to send the attempt's request (armed by {@link #armUntilSent}): from now on a bound
+	 * that passes may cut a request the upstream has begun to execute.
+	 * @return {@code false} when the bound fired before: the request must not be sent
+	 */
+	public boolean sending() {
+		long state = this.armed;
+		while (state > 0 && (state & SENT) == 0) {
+			if (ARMED.compareAndSet(this, state, state | SENT)) {
+				return true;
+			}
+			// Only the watch changes the state meanwhile: it fired.
+			state = this.armed;
+		}
+		return state >= 0;
 	}
 
 	/**
@@ -225,20 +292,30 @@ public final class AttemptAbort {
 	 * Disarm: the call is over, or the next attempt sets its own bound. A bound that already fired stays fired.
 	 */
 	public void cancel() {
-		long generation = this.armed;
-		if (generation > 0) {
-			ARMED.compareAndSet(this, generation, DISARMED);
+		long state = this.armed;
+		while (state > 0 && !ARMED.compareAndSet(this, state, DISARMED)) {
+			state = this.armed;
 		}
 	}
 
 	/**
-	 * Fire the bound armed with this generation, unless it was disarmed or armed again meanwhile.
+	 * Fire the bound armed with this generation, unless it was disarmed or armed again meanwhile; what the attempt
+	 * was doing is decided in the same step that fires it.
 	 */
-	private void fire(long generation) {
+	private void fire(long seen) {
 		Object target = this.target;
 		Consumer<Object> shutdown = this.shutdown;
-		if (ARMED.compareAndSet(this, generation, FIRED)) {
-			shutdown.accept(target);
+		Predicate<Object> holdsConnection = this.holdsConnection;
+		long state = seen;
+		while (state > 0 && (state >>> 1) == (seen >>> 1)) {
+			long fired = ((state & SENT) != 0) ? FIRED
+					: (holdsConnection == null || holdsConnection.test(target)) ? FIRED_CONNECTING : FIRED_LEASING;
+			if (ARMED.compareAndSet(this, state, fired)) {
+				shutdown.accept(target);
+				return;
+			}
+			// The caller started to send meanwhile, or disarmed the bound.
+			state = this.armed;
 		}
 	}
 

@@ -17,14 +17,18 @@
 package dev.triage.engine;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
 import org.apache.hc.client5.http.classic.ExecRuntime;
 import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.ChainElement;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.concurrent.Cancellable;
 import org.apache.hc.core5.http.ClassicHttpRequest;
@@ -44,6 +48,12 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 	/** The name the handler is registered under. */
 	public static final String NAME = "triage-attempt-abort";
 
+	/** The name its {@link #sendingMark() mark} is registered under, before the chain's main transport. */
+	public static final String SENDING_NAME = "triage-attempt-sending";
+
+	/** Whether the exchange holds a connection; else it waits for a pooled one. */
+	private static final Predicate<ExecRuntime> HOLDS_CONNECTION = ExecRuntime::isEndpointAcquired;
+
 	/** Shuts an exchange's connection down; one for every bound, so that arming one captures nothing. */
 	private static final Consumer<ExecRuntime> SHUTDOWN = (runtime) -> {
 		if (runtime instanceof Cancellable cancellable) {
@@ -57,6 +67,33 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 	/** The last read timeout reported, reused while the client's read timeout stays the same. */
 	private volatile Duration readTimeout;
 
+	/** Whether the chain also holds this handler's {@link #sendingMark() mark}. */
+	private volatile boolean marked;
+
+	/**
+	 * Put the attempt bound into an HttpClient 5 chain: this handler first, and its mark just before the main
+	 * transport, where the request is sent.
+	 * @param builder the client's builder
+	 * @return the builder
+	 */
+	public static HttpClientBuilder addTo(HttpClientBuilder builder) {
+		AttemptAbortInterceptor interceptor = new AttemptAbortInterceptor();
+		return builder.addExecInterceptorFirst(NAME, interceptor)
+			.addExecInterceptorBefore(ChainElement.MAIN_TRANSPORT.name(), SENDING_NAME, interceptor.sendingMark());
+	}
+
+	/**
+	 * Return the mark of this handler, for the chain just before its main transport: it tells the bound that the
+	 * request is about to be sent, and sends nothing once the bound fired. With it, a bound that passes while the
+	 * attempt waits for a pooled connection or connects ends the attempt as a {@code pool-timeout} or a
+	 * {@code connect-timeout} (nothing was sent); without it, as a {@code read-timeout}, whatever it was doing.
+	 * @return the mark
+	 */
+	public ExecChainHandler sendingMark() {
+		this.marked = true;
+		return SendingMark.INSTANCE;
+	}
+
 	@Override
 	public ClassicHttpResponse execute(ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain)
 			throws IOException, HttpException {
@@ -67,7 +104,12 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 			// The client's own timeouts, for the report of a transport failure when the adapter cannot see them.
 			call.clientTimeouts(null, (read != null && read.isEnabled()) ? readTimeout(read.toMilliseconds()) : null);
 			shortenLease(call.abort(), scope.clientContext, config);
-			call.abort().arm(scope.execRuntime, SHUTDOWN);
+			if (this.marked) {
+				call.abort().armUntilSent(scope.execRuntime, HOLDS_CONNECTION, SHUTDOWN);
+			}
+			else {
+				call.abort().arm(scope.execRuntime, SHUTDOWN);
+			}
 			ClassicHttpResponse response = chain.proceed(request, scope);
 			HttpEntity entity = response.getEntity();
 			if (call.guardsBody() && response.getCode() >= 200 && response.getCode() < 300 && entity != null) {
@@ -111,6 +153,25 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 			this.readTimeout = last;
 		}
 		return last;
+	}
+
+	/**
+	 * Just before the request is sent: tells the attempt's bound, and refuses to send once it fired.
+	 */
+	private static final class SendingMark implements ExecChainHandler {
+
+		static final SendingMark INSTANCE = new SendingMark();
+
+		@Override
+		public ClassicHttpResponse execute(ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain)
+				throws IOException, HttpException {
+			Call call = Call.innermost();
+			if (call != null && !call.abort().sending()) {
+				throw new InterruptedIOException("the attempt's bound passed before its request was sent");
+			}
+			return chain.proceed(request, scope);
+		}
+
 	}
 
 }

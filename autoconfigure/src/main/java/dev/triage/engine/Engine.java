@@ -147,12 +147,14 @@ public final class Engine {
 		Call call = attempt.call;
 		AttemptAbort abort = call.abort();
 		TransportFailure failure = TransportFailures.classify(ex);
-		// A bound that fired shut the attempt's connection down: the request may have reached the upstream. A wait
-		// for a pooled connection that ran out held none, whether the bound fired meanwhile or not.
-		boolean cut = abort.fired() && failure != TransportFailure.POOL_TIMEOUT;
-		boolean shortened = failure == TransportFailure.POOL_TIMEOUT && abort.isLeaseShortened();
+		// A bound that fired ended the attempt as what it was doing then: a read timeout once the request may have
+		// reached the upstream, else a failure before the wire. A wait for a pooled connection that ran out held
+		// none, whether the bound fired meanwhile or not.
+		TransportFailure cutAs = abort.cutAs();
+		boolean cut = cutAs != null && failure != TransportFailure.POOL_TIMEOUT;
+		boolean shortened = !cut && failure == TransportFailure.POOL_TIMEOUT && abort.isLeaseShortened();
 		if (cut) {
-			failure = TransportFailure.READ_TIMEOUT;
+			failure = cutAs;
 		}
 		boolean reached = failure != TransportFailure.POOL_TIMEOUT;
 		if (!reached) {

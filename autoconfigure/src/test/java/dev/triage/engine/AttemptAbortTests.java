@@ -25,6 +25,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.triage.TransportFailure;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -161,6 +162,69 @@ class AttemptAbortTests {
 		CountDownLatch shut = firing(20);
 
 		assertThat(shut.await(10, TimeUnit.SECONDS)).isTrue();
+	}
+
+	@Test
+	void aBoundThatPassesBeforeTheRequestIsSentCutsAnAttemptThatSentNothing() {
+		AttemptAbort connecting = new AttemptAbort();
+		AtomicInteger shutdowns = new AtomicInteger();
+		connecting.bound(System.nanoTime() - 1, Duration.ofMillis(5));
+		connecting.armUntilSent("exchange", (exchange) -> true, (exchange) -> shutdowns.incrementAndGet());
+
+		assertThat(connecting.cutAs()).isEqualTo(TransportFailure.CONNECT_TIMEOUT);
+		assertThat(connecting.sending()).as("the request is not sent once the bound fired").isFalse();
+		assertThat(shutdowns).hasValue(1);
+
+		AttemptAbort leasing = new AttemptAbort();
+		leasing.bound(System.nanoTime() - 1, Duration.ofMillis(5));
+		leasing.armUntilSent("exchange", (exchange) -> false, (exchange) -> {
+		});
+
+		assertThat(leasing.cutAs()).isEqualTo(TransportFailure.POOL_TIMEOUT);
+		assertThat(leasing.sending()).isFalse();
+	}
+
+	@Test
+	void aBoundThatPassesOnceTheRequestIsSentIsAReadTimeout() throws Exception {
+		AttemptAbort abort = new AttemptAbort();
+		CountDownLatch shut = new CountDownLatch(1);
+		abort.bound(System.nanoTime() + 30 * MILLIS, Duration.ofMillis(30));
+		abort.armUntilSent("exchange", (exchange) -> true, (exchange) -> shut.countDown());
+		assertThat(abort.cutAs()).as("not fired yet").isNull();
+
+		assertThat(abort.sending()).isTrue();
+
+		assertThat(shut.await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(abort.cutAs()).isEqualTo(TransportFailure.READ_TIMEOUT);
+		assertThat(abort.configured()).isEqualTo(Duration.ofMillis(30));
+	}
+
+	@Test
+	void aBoundArmedWithoutBeingToldOfTheSendingCountsAsAReadTimeout() {
+		AttemptAbort abort = new AttemptAbort();
+		abort.bound(System.nanoTime() - 1, 5);
+
+		abort.arm(() -> {
+		});
+
+		assertThat(abort.cutAs()).isEqualTo(TransportFailure.READ_TIMEOUT);
+	}
+
+	@Test
+	void sendingWithoutABoundIsAllowedAndADisarmedBoundNeverFires() throws Exception {
+		AttemptAbort abort = new AttemptAbort();
+		assertThat(abort.sending()).as("no bound set").isTrue();
+		AtomicInteger shutdowns = new AtomicInteger();
+		abort.bound(System.nanoTime() + 20 * MILLIS, 20);
+		abort.armUntilSent("exchange", (exchange) -> true, (exchange) -> shutdowns.incrementAndGet());
+		assertThat(abort.sending()).isTrue();
+
+		abort.cancel();
+
+		// A bound of the same call that fires later shows the watch has looked past the disarmed one.
+		assertThat(firing(40).await(10, TimeUnit.SECONDS)).isTrue();
+		assertThat(shutdowns).hasValue(0);
+		assertThat(abort.cutAs()).isNull();
 	}
 
 	/**

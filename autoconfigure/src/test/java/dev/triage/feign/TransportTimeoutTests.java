@@ -24,14 +24,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.SocketTimeoutException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -39,6 +32,7 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.TransportFailure;
 import dev.triage.UpstreamTransportException;
 import dev.triage.support.BillingClient;
+import dev.triage.support.FullBacklog;
 import dev.triage.support.InventoryClient;
 import dev.triage.support.TestApplication;
 import dev.triage.support.WireMocks;
@@ -68,39 +62,17 @@ class TransportTimeoutTests {
 	@RegisterExtension
 	static WireMockExtension upstream = WireMocks.loopback();
 
-	static ServerSocket fullBacklog;
-
-	static final List<Socket> backlogFillers = new ArrayList<>();
+	static FullBacklog fullBacklog;
 
 	@DynamicPropertySource
 	static void upstreams(DynamicPropertyRegistry registry) throws IOException {
-		fullBacklog = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-		fillBacklog(fullBacklog.getLocalPort());
+		fullBacklog = FullBacklog.open();
 		registry.add("test.upstream.inventory", upstream::baseUrl);
-		registry.add("test.upstream.billing", () -> "http://127.0.0.1:" + fullBacklog.getLocalPort());
-	}
-
-	/** Connects until the kernel stops completing handshakes for the never-accepting socket. */
-	static void fillBacklog(int port) throws IOException {
-		for (int i = 0; i < 64; i++) {
-			Socket socket = new Socket();
-			try {
-				socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
-				backlogFillers.add(socket);
-			}
-			catch (SocketTimeoutException ex) {
-				socket.close();
-				return;
-			}
-		}
-		throw new IllegalStateException("accept queue never filled up");
+		registry.add("test.upstream.billing", fullBacklog::url);
 	}
 
 	@AfterAll
 	static void close() throws IOException {
-		for (Socket socket : backlogFillers) {
-			socket.close();
-		}
 		fullBacklog.close();
 	}
 

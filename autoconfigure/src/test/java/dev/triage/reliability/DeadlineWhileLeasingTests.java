@@ -119,9 +119,7 @@ class DeadlineWhileLeasingTests {
 
 	@Test
 	void anHttpServiceCallEndsAtItsDeadlineWhileItsPoolIsHeld() throws Exception {
-		CloseableHttpClient client = HttpClients.custom()
-			.disableAutomaticRetries()
-			.addExecInterceptorFirst(AttemptAbortInterceptor.NAME, new AttemptAbortInterceptor())
+		CloseableHttpClient client = AttemptAbortInterceptor.addTo(HttpClients.custom().disableAutomaticRetries())
 			.setConnectionManager(
 					PoolingHttpClientConnectionManagerBuilder.create().setMaxConnTotal(1).setMaxConnPerRoute(1).build())
 			.build();

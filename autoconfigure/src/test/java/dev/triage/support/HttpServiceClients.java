@@ -64,9 +64,7 @@ public class HttpServiceClients {
 		String prefix = "spring.cloud.openfeign.client.config." + name + ".";
 		int connect = environment.getProperty(prefix + "connect-timeout", Integer.class, 10_000);
 		int read = environment.getProperty(prefix + "read-timeout", Integer.class, 60_000);
-		CloseableHttpClient client = HttpClients.custom()
-			.disableAutomaticRetries()
-			.addExecInterceptorFirst(AttemptAbortInterceptor.NAME, new AttemptAbortInterceptor())
+		CloseableHttpClient client = AttemptAbortInterceptor.addTo(HttpClients.custom().disableAutomaticRetries())
 			.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
 				.setDefaultConnectionConfig(
 						ConnectionConfig.custom()
