@@ -232,7 +232,7 @@ public final class AttemptAbort {
 		long generation = (++this.generation << 1) | sent;
 		if (this.abortAtNanos - System.nanoTime() <= 0) {
 			this.armed = generation;
-			fire(generation);
+			fireSafely(this, generation);
 			return;
 		}
 		// The fields above are written before the generation that publishes them.
@@ -295,6 +295,19 @@ public final class AttemptAbort {
 		long state = this.armed;
 		while (state > 0 && !ARMED.compareAndSet(this, state, DISARMED)) {
 			state = this.armed;
+		}
+	}
+
+	/**
+	 * Fire a bound: shutting a connection down that fails is logged, and stops neither the watch of every other
+	 * bound nor the attempt that armed it.
+	 */
+	private static void fireSafely(AttemptAbort abort, long generation) {
+		try {
+			abort.fire(generation);
+		}
+		catch (Throwable ex) {
+			logger.warn("Triage: shutting a connection down at its attempt bound failed", ex);
 		}
 	}
 
@@ -423,16 +436,6 @@ public final class AttemptAbort {
 				}
 				this.sleeping = false;
 				lastArmed = System.nanoTime();
-			}
-		}
-
-		private static void fireSafely(AttemptAbort abort, long generation) {
-			try {
-				abort.fire(generation);
-			}
-			catch (Throwable ex) {
-				// Shutting a connection down must not stop the watch of every other bound.
-				logger.warn("Triage: shutting a connection down at its attempt bound failed", ex);
 			}
 		}
 

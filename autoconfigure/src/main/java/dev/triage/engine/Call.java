@@ -159,6 +159,16 @@ public final class Call {
 	}
 
 	/**
+	 * End the call while the caller is still to read its last attempt's 2xx body (a call made on a client
+	 * directly, whose body is read after the call): the outer call, if any, is current again, and the attempt's
+	 * bound stays armed until the body has settled (its end, its failure or its closing disarms it), so that the
+	 * deadline bounds that read too.
+	 */
+	public void closeBeforeBody() {
+		this.slot.call = this.outer;
+	}
+
+	/**
 	 * Remember whether the call's request may be repeated, for a retry decided after the adapter's attempt loop
 	 * (a 2xx body that broke off while the caller read it).
 	 * @param idempotent whether it may be repeated

@@ -500,7 +500,12 @@ public final class Engine {
 
 		private boolean settle() {
 			// Read first: the body's end and its closing both come here, the second finds it settled.
-			return !this.settled && SETTLED.compareAndSet(this, false, true);
+			if (this.settled || !SETTLED.compareAndSet(this, false, true)) {
+				return false;
+			}
+			// The attempt is over, its bound too (read by a failure before it came here).
+			this.attempt.call.abort().cancel();
+			return true;
 		}
 
 	}

@@ -84,6 +84,7 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 		// A call made on the RestClient directly (no service interface): the call is this exchange.
 		call = Call.open(this.client, request.getMethod().name() + " " + this.client.name());
 		Engine engine = call.engine();
+		boolean bodyFollows = false;
 		try {
 			UpstreamUnavailableException refused = engine.refuseEarly(call.methodKey());
 			if (refused != null) {
@@ -104,10 +105,17 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 			else {
 				engine.report(call, CallOutcome.SUCCESS, null, null, false);
 			}
+			bodyFollows = response instanceof GuardedResponse;
 			return response;
 		}
 		finally {
-			call.close();
+			if (bodyFollows) {
+				// The caller reads the body after this call: the deadline still bounds it.
+				call.closeBeforeBody();
+			}
+			else {
+				call.close();
+			}
 		}
 	}
 

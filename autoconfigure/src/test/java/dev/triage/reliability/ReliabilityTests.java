@@ -22,9 +22,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import java.time.Duration;
 
 import dev.triage.TransportFailure;
+import dev.triage.TriageHttpServices;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
 import dev.triage.support.BillingClient;
+import dev.triage.support.HttpServiceClients;
 import dev.triage.support.InventoryClient;
 import dev.triage.support.RawServer;
 import dev.triage.support.TestApplication;
@@ -37,8 +39,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.core.env.Environment;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.web.client.RestClient;
 
 /**
  * Answers that arrive too slowly, break off, or are not HTTP at all, over real sockets. Billing has a 3s
@@ -65,6 +69,12 @@ class ReliabilityTests {
 
 	@Autowired
 	CircuitBreakerRegistry breakers;
+
+	@Autowired
+	TriageHttpServices triage;
+
+	@Autowired
+	Environment environment;
 
 	static RawServer start() {
 		try {
@@ -108,6 +118,30 @@ class ReliabilityTests {
 			RawServer.trickle(out, "X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\nContent-Length: 2\r\n\r\nok", 1_000);
 		});
 		assertCutAtTheDeadline();
+	}
+
+	@Test
+	void theDeadlineCutsABodyTheCallerReadsAfterACallMadeOnTheRestClientDirectly() {
+		server.answer((out) -> {
+			RawServer.write(out, "HTTP/1.1 200 OK\r\nContent-Length: 12\r\n\r\n");
+			RawServer.trickle(out, "abcdefghijkl", 1_000);
+		});
+		RestClient billing = HttpServiceClients.restClient(this.environment, "billing", server.url())
+			.mutate()
+			.apply(this.triage.forClient("billing"))
+			.build();
+		int failedBefore = this.breakers.circuitBreaker("billing").getMetrics().getNumberOfFailedCalls();
+		long start = System.nanoTime();
+
+		// Triage's part of the call is over when the status and headers are in; RestClient reads the body after.
+		Throwable thrown = catchThrowable(() -> billing.get().uri("/invoices").retrieve().body(String.class));
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+		assertThat(thrown).as("cut at the deadline, not read to its end in 12 s").isNotNull();
+		assertThat(took).isBetween(Duration.ofMillis(2_900), Duration.ofMillis(6_000));
+		assertThat(this.breakers.circuitBreaker("billing").getMetrics().getNumberOfFailedCalls())
+			.as("the attempt recorded as a read timeout")
+			.isEqualTo(failedBefore + 1);
 	}
 
 	private void assertCutAtTheDeadline() {
