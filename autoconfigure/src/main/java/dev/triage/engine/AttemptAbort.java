@@ -269,6 +269,18 @@ public final class AttemptAbort {
 	 * @return {@code false} when the bound fired before: the request must not be sent
 	 */
 	public boolean sending() {
+		return sending(this.target);
+	}
+
+	/**
+	 * An exchange is about to send its request: when it is the one this bound was armed for, as {@link #sending()}.
+	 * @param exchange the exchange
+	 * @return {@code false} when it is this bound's and the bound fired before: the request must not be sent
+	 */
+	public boolean sending(Object exchange) {
+		if (exchange != this.target) {
+			return true;
+		}
 		long state = this.armed;
 		while (state > 0 && (state & SENT) == 0) {
 			if (ARMED.compareAndSet(this, state, state | SENT)) {

@@ -98,7 +98,7 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 	public ClassicHttpResponse execute(ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain)
 			throws IOException, HttpException {
 		Call call = Call.innermost();
-		if (call != null) {
+		if (call != null && call.takeExchange()) {
 			RequestConfig config = scope.clientContext.getRequestConfig();
 			Timeout read = (config != null) ? config.getResponseTimeout() : null;
 			// The client's own timeouts, for the report of a transport failure when the adapter cannot see them.
@@ -166,7 +166,7 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 		public ClassicHttpResponse execute(ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain)
 				throws IOException, HttpException {
 			Call call = Call.innermost();
-			if (call != null && !call.abort().sending()) {
+			if (call != null && !call.abort().sending(scope.execRuntime)) {
 				throw new InterruptedIOException("the attempt's bound passed before its request was sent");
 			}
 			return chain.proceed(request, scope);

@@ -82,6 +82,8 @@ public final class Call {
 
 	private boolean guardBody;
 
+	private boolean exchangeExpected;
+
 	private BodyGuard bodyGuard;
 
 	private Call(Engine engine, String methodKey, Slot slot) {
@@ -209,6 +211,25 @@ public final class Call {
 	 */
 	public Duration clientReadTimeout() {
 		return this.clientReadTimeout;
+	}
+
+	/**
+	 * The adapter is about to make the attempt's exchange: the next one the HTTP client starts on this thread is
+	 * the attempt's (set with its bound). Another exchange made while the call is open (a fallback asking another
+	 * service, a client Triage does not manage) is not the attempt's: its bound does not apply to it.
+	 */
+	public void expectExchange() {
+		this.exchangeExpected = true;
+	}
+
+	/**
+	 * Return whether the exchange the HTTP client starts now is the attempt's, at most once per attempt.
+	 * @return whether it is the attempt's
+	 */
+	public boolean takeExchange() {
+		boolean expected = this.exchangeExpected;
+		this.exchangeExpected = false;
+		return expected;
 	}
 
 	/**

@@ -561,6 +561,7 @@ public final class Engine {
 	 * @param bodyRead whether a decoder reads the body within the call
 	 */
 	public void bound(Call call, long connectTimeoutMillis, long readTimeoutMillis, boolean bodyRead) {
+		call.expectExchange();
 		long now = System.nanoTime();
 		long at = Long.MAX_VALUE;
 		Duration deadline = this.runtime.deadline();

@@ -113,6 +113,8 @@ final class TriageClient implements Client {
 		}
 		finally {
 			call.guardBody(false);
+			// Not taken by an HTTP client that has no Triage handler: no later exchange is the attempt's.
+			call.takeExchange();
 		}
 		int status = response.status();
 		if (status >= 200 && status < 300) {

@@ -165,6 +165,10 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 				engine.interrupted(attempt);
 				throw ex;
 			}
+			finally {
+				// Not taken by an HTTP client that has no Triage handler: no later exchange is the attempt's.
+				call.takeExchange();
+			}
 			int status = response.getStatusCode().value();
 			if (status >= 200 && status < 300) {
 				Engine.Settlement settlement = engine.succeeded(attempt, status, true);
