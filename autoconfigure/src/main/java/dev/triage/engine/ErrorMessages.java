@@ -103,7 +103,7 @@ final class ErrorMessages {
 		if (body == null || body.length == 0) {
 			return null;
 		}
-		if (looksLikeJson(body)) {
+		if (ErrorTypeExtractor.looksLikeJson(body)) {
 			return jsonMessage(body);
 		}
 		int length = Math.min(body.length, MAX_SCANNED);
@@ -112,18 +112,6 @@ final class ErrorMessages {
 
 	private static String jsonMessage(byte[] body) {
 		return MESSAGES.extract(body);
-	}
-
-	private static boolean looksLikeJson(byte[] body) {
-		for (byte b : body) {
-			if (b == '{' || b == '[') {
-				return true;
-			}
-			if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
-				return false;
-			}
-		}
-		return false;
 	}
 
 	/**

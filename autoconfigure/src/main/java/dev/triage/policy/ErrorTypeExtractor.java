@@ -115,7 +115,12 @@ public final class ErrorTypeExtractor {
 		return best;
 	}
 
-	private static boolean looksLikeJson(byte[] body) {
+	/**
+	 * Return whether a body starts, after white space, like a JSON object or array.
+	 * @param body the body bytes
+	 * @return whether it may be JSON
+	 */
+	public static boolean looksLikeJson(byte[] body) {
 		for (byte b : body) {
 			if (b == '{' || b == '[') {
 				return true;
