@@ -23,6 +23,7 @@ import java.util.Arrays;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.triage.UpstreamResponseException;
 
 /**
  * Watches a 2xx event stream as the caller reads it (SPEC §4.1; the 5xx article: "errors inside a streaming
@@ -60,6 +61,9 @@ final class StreamWatch extends InputStream {
 	private int pendingLength;
 
 	private boolean ended;
+
+	/** The error event that ended the stream, thrown once the events before it have been handed over. */
+	private UpstreamResponseException error;
 
 	StreamWatch(InputStream in, boolean sse, int cap, Engine.Settlement settlement) {
 		this.in = in;
@@ -101,6 +105,9 @@ final class StreamWatch extends InputStream {
 			return 0;
 		}
 		while (this.readyAt == this.ready.length) {
+			if (this.error != null) {
+				throw this.error;
+			}
 			if (this.ended) {
 				return -1;
 			}
@@ -123,7 +130,8 @@ final class StreamWatch extends InputStream {
 	}
 
 	/**
-	 * Read more of the stream and move every complete event, checked, to the bytes handed over.
+	 * Read more of the stream and move every complete event, checked, to the bytes handed over; an error event
+	 * stops there (what came after it is dropped) and is thrown once the events before it have been read.
 	 */
 	private void fill() throws IOException {
 		byte[] chunk = new byte[4096];
@@ -131,10 +139,10 @@ final class StreamWatch extends InputStream {
 		byte[] out = new byte[0];
 		if (n == -1) {
 			this.ended = true;
-			if (this.pendingLength > 0) {
-				out = check(Arrays.copyOf(this.pending, this.pendingLength));
-				this.pendingLength = 0;
+			if (this.pendingLength > 0 && check(Arrays.copyOf(this.pending, this.pendingLength))) {
+				out = Arrays.copyOf(this.pending, this.pendingLength);
 			}
+			this.pendingLength = 0;
 		}
 		else {
 			append(chunk, n);
@@ -142,12 +150,17 @@ final class StreamWatch extends InputStream {
 			for (int i = 0; i < this.pendingLength; i++) {
 				int end = boundary(i);
 				if (end > 0) {
-					out = concat(out, check(Arrays.copyOfRange(this.pending, start, end)));
+					byte[] event = Arrays.copyOfRange(this.pending, start, end);
+					if (!check(event)) {
+						start = this.pendingLength;
+						break;
+					}
+					out = concat(out, event);
 					start = end;
 					i = end - 1;
 				}
 			}
-			if (start == 0 && this.pendingLength > this.cap) {
+			if (start == 0 && this.pendingLength > this.cap && this.error == null) {
 				// An event longer than the cap is handed over unchecked rather than held in memory.
 				start = this.pendingLength;
 				out = concat(out, Arrays.copyOf(this.pending, this.pendingLength));
@@ -180,9 +193,10 @@ final class StreamWatch extends InputStream {
 	}
 
 	/**
-	 * Return the event to hand over, or throw the stream's error.
+	 * Return whether an event is handed over; an error event is not: it ends the stream, its exception (the
+	 * engine records the attempt) is kept for the read that comes after the events before it.
 	 */
-	private byte[] check(byte[] event) {
+	private boolean check(byte[] event) {
 		String text = new String(event, StandardCharsets.UTF_8);
 		String name = null;
 		StringBuilder data = new StringBuilder();
@@ -205,12 +219,13 @@ final class StreamWatch extends InputStream {
 		ErrorMember member = errorMember(data.toString());
 		boolean error = "error".equals(name) || member != null;
 		if (!error) {
-			return event;
+			return true;
 		}
 		this.ended = true;
 		String errorType = (member != null) ? member.type() : null;
 		byte[] body = (data.length() > 0) ? data.toString().getBytes(StandardCharsets.UTF_8) : event;
-		throw this.settlement.streamError(body, errorType);
+		this.error = this.settlement.streamError(body, errorType);
+		return false;
 	}
 
 	/**
