@@ -33,6 +33,7 @@ import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.concurrent.Cancellable;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.EndpointDetails;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.HttpException;
 import org.apache.hc.core5.util.Timeout;
@@ -110,7 +111,15 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 			else {
 				call.abort().arm(scope.execRuntime, SHUTDOWN);
 			}
-			ClassicHttpResponse response = chain.proceed(request, scope);
+			ClassicHttpResponse response;
+			try {
+				response = chain.proceed(request, scope);
+			}
+			finally {
+				if (read == null || !read.isEnabled()) {
+					socketTimeout(call, scope.clientContext);
+				}
+			}
 			HttpEntity entity = response.getEntity();
 			if (call.guardsBody() && response.getCode() >= 200 && response.getCode() < 300 && entity != null) {
 				// The adapter guards the 2xx body here rather than copy the whole response to replace its body.
@@ -144,6 +153,19 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 		context.setRequestConfig(
 				RequestConfig.copy(current).setConnectionRequestTimeout(Timeout.ofMilliseconds(millis)).build());
 		abort.leaseShortened();
+	}
+
+	/**
+	 * A request configured with no response timeout waits as long as its connection's socket timeout (where Spring
+	 * Boot's HTTP client settings put the read timeout, for the head and for the body): that is the read timeout a
+	 * report names. Known once the request was sent on a connection; before that there is nothing to read.
+	 */
+	private void socketTimeout(Call call, HttpClientContext context) {
+		EndpointDetails details = context.getEndpointDetails();
+		Timeout socket = (details != null) ? details.getSocketTimeout() : null;
+		if (socket != null && socket.toMilliseconds() > 0) {
+			call.clientTimeouts(null, readTimeout(socket.toMilliseconds()));
+		}
 	}
 
 	private Duration readTimeout(long millis) {

@@ -39,6 +39,7 @@ import dev.triage.engine.Engine;
 import dev.triage.engine.ManagedClient;
 import dev.triage.engine.ManagedClients;
 import dev.triage.policy.RetryDecision;
+import org.springframework.util.ClassUtils;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.support.RestClientAdapter;
 import org.springframework.web.service.invoker.HttpServiceProxyFactory;
@@ -50,6 +51,14 @@ import org.springframework.web.service.invoker.HttpServiceProxyFactory;
  * interface's {@link TriageFallback}.
  */
 public final class ManagedHttpServices implements TriageHttpServices {
+
+	/**
+	 * Whether Spring Framework 7 runs the interceptors after a re-executing one on every attempt (its HTTP service
+	 * registry is new in 7): Triage's interceptor then goes first, so that every other one sees every attempt; on
+	 * Framework 6.2, which runs them on the first attempt only, it goes last.
+	 */
+	static final boolean FRAMEWORK_7 = ClassUtils.isPresent(
+			"org.springframework.web.service.registry.HttpServiceProxyRegistry", ManagedHttpServices.class.getClassLoader());
 
 	private final ManagedClients clients;
 
@@ -82,7 +91,7 @@ public final class ManagedHttpServices implements TriageHttpServices {
 
 	@Override
 	public Consumer<RestClient.Builder> forClient(String client) {
-		return forClient(client, null, false);
+		return forClient(client, null, FRAMEWORK_7);
 	}
 
 	/**
@@ -99,15 +108,18 @@ public final class ManagedHttpServices implements TriageHttpServices {
 			};
 		}
 		TriageRequestInterceptor interceptor = new TriageRequestInterceptor(this.clients.client(client), baseUrl);
-		return (builder) -> builder.requestInterceptors((interceptors) -> {
-			interceptors.removeIf(TriageRequestInterceptor.class::isInstance);
-			if (first) {
-				interceptors.add(0, interceptor);
-			}
-			else {
-				interceptors.add(interceptor);
-			}
-		}).defaultStatusHandler(TriageStatusHandler::matches, new TriageStatusHandler());
+		return (builder) -> {
+			DefaultRequestFactory.replaceHiddenRetries(builder);
+			builder.requestInterceptors((interceptors) -> {
+				interceptors.removeIf(TriageRequestInterceptor.class::isInstance);
+				if (first) {
+					interceptors.add(0, interceptor);
+				}
+				else {
+					interceptors.add(interceptor);
+				}
+			}).defaultStatusHandler(TriageStatusHandler::matches, new TriageStatusHandler());
+		};
 	}
 
 	/**
