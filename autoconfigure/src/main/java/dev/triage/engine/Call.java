@@ -68,6 +68,9 @@ public final class Call {
 
 	private int channel;
 
+	/** The channels (by position, the first 64) this call's own answers paused. */
+	private long pausedChannels;
+
 	private boolean poisoned;
 
 	private Supplier<? extends UpstreamException> lastAnswer;
@@ -284,6 +287,23 @@ public final class Call {
 
 	void channel(int index) {
 		this.channel = index;
+	}
+
+	/**
+	 * An answer to this call paused a channel: the call's own next attempt there is not refused for it (SPEC §8.2:
+	 * "the call that received the header behaves as before"), the other calls' are.
+	 */
+	void pausedChannel(int index) {
+		if (index < Long.SIZE) {
+			this.pausedChannels |= 1L << index;
+		}
+	}
+
+	/**
+	 * Return whether an answer to this call paused the channel at that position.
+	 */
+	boolean pausedChannelItself(int index) {
+		return index < Long.SIZE && (this.pausedChannels & (1L << index)) != 0;
 	}
 
 	/**

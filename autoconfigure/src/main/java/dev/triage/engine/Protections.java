@@ -165,7 +165,7 @@ final class Protections {
 				return refuseOn(this.channels.primary(), primaryPause);
 			}
 			Channel channel = this.channels.get(call.channel());
-			Instant until = channel.pause().until();
+			Instant until = call.pausedChannelItself(call.channel()) ? null : channel.pause().until();
 			if (until != null || !channel.breaker().tryAcquire()) {
 				return refuseOn(channel, until);
 			}
@@ -205,6 +205,7 @@ final class Protections {
 			Duration max = this.runtime.overload().pauseMax();
 			Duration pause = (RetryAfter.isBeyondLimit(asked.get()) || asked.get().compareTo(max) > 0) ? max : asked.get();
 			attempt.channel.pause().pauseFor(pause);
+			attempt.call.pausedChannel(attempt.channelIndex);
 		}
 
 		@Override
