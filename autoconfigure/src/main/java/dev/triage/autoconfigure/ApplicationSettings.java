@@ -53,7 +53,8 @@ final class ApplicationSettings {
 	 */
 	static void rejectSecondBreakerLayer(Environment environment) {
 		if (environment.getProperty("spring.cloud.openfeign.circuitbreaker.enabled", Boolean.class, false)) {
-			throw new ConflictingSettingException("spring.cloud.openfeign.circuitbreaker.enabled", true,
+			throw new ConflictingSettingException("Feign clients", "spring.cloud.openfeign.circuitbreaker.enabled",
+					true,
 					"Spring Cloud OpenFeign would wrap every client in a second circuit breaker, per method, that counts "
 							+ "Triage's typed exceptions (a 400 included) as failures",
 					"Remove 'spring.cloud.openfeign.circuitbreaker.enabled' (or set it to false): Triage already gives "

@@ -22,6 +22,8 @@ package dev.triage.autoconfigure;
  */
 class ConflictingSettingException extends IllegalStateException {
 
+	private final String clients;
+
 	private final String property;
 
 	private final Object value;
@@ -30,12 +32,20 @@ class ConflictingSettingException extends IllegalStateException {
 
 	private final String fix;
 
-	ConflictingSettingException(String property, Object value, String reason, String fix) {
+	ConflictingSettingException(String clients, String property, Object value, String reason, String fix) {
 		super("'" + property + "=" + value + "' conflicts with Triage: " + reason);
+		this.clients = clients;
 		this.property = property;
 		this.value = value;
 		this.reason = reason;
 		this.fix = fix;
+	}
+
+	/**
+	 * Return the clients Triage cannot manage with the setting, e.g. {@code Feign clients}.
+	 */
+	String clients() {
+		return this.clients;
 	}
 
 	String property() {

@@ -38,7 +38,7 @@ class ConflictingSettingFailureAnalyzer extends AbstractFailureAnalyzer<Conflict
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, ConflictingSettingException cause) {
-		String description = "Triage cannot manage Feign clients with this setting.\n\n    Property: "
+		String description = "Triage cannot manage " + cause.clients() + " with this setting.\n\n    Property: "
 				+ cause.property() + "\n    Value: " + cause.value() + PropertyOrigins.line(this.environment, cause.property())
 				+ "\n    Reason: " + cause.reason();
 		return new FailureAnalysis(description, cause.fix(), cause);

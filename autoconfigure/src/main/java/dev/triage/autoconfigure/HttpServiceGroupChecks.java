@@ -52,7 +52,7 @@ final class HttpServiceGroupChecks implements HttpServiceGroups.GroupCheck {
 		if (present(CIRCUIT_BREAKER_FACTORY)
 				&& this.environment.getProperty(SPRING_CLOUD_BREAKER, Boolean.class, true)
 				&& this.beanFactory.getBeanNamesForType(type(CIRCUIT_BREAKER_FACTORY), true, false).length > 0) {
-			throw new ConflictingSettingException(SPRING_CLOUD_BREAKER, true,
+			throw new ConflictingSettingException("HTTP service group '" + group + "'", SPRING_CLOUD_BREAKER, true,
 					"Spring Cloud would wrap HTTP service group '" + group + "' in a second circuit breaker that counts "
 							+ "every exception (a 400 included) and answers with its own fallbacks",
 					"Set 'spring.cloud.circuitbreaker.http-services.enabled=false': Triage gives the group one "
@@ -78,8 +78,8 @@ final class HttpServiceGroupChecks implements HttpServiceGroups.GroupCheck {
 	}
 
 	private static ConflictingSettingException retryable(String group, String where) {
-		return new ConflictingSettingException("@Retryable on " + where, true,
-				"Spring would retry every call of this method of HTTP service group '" + group + "' on top of "
+		return new ConflictingSettingException("HTTP service group '" + group + "'", "@Retryable on " + where, true,
+				"Spring would retry every call of " + where + " of HTTP service group '" + group + "' on top of "
 						+ "Triage's retries, multiplying the requests that reach the wire",
 				"Remove @Retryable from " + where + ": triage.clients." + group + ".policies sets the retries per "
 						+ "status, with Retry-After, budgets and breakers. Or set triage.clients." + group

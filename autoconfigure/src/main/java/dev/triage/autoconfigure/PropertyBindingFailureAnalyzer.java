@@ -16,7 +16,9 @@
 
 package dev.triage.autoconfigure;
 
+import java.time.Duration;
 import java.util.Arrays;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 import dev.triage.policy.ShownValues;
@@ -27,6 +29,7 @@ import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
+import org.springframework.util.unit.DataSize;
 
 /**
  * A value under {@code triage.} that cannot be converted to its type (a URL where a duration belongs) fails
@@ -51,13 +54,41 @@ class PropertyBindingFailureAnalyzer extends AbstractFailureAnalyzer<BindExcepti
 			description.append("\n    Value: ").append(ShownValues.of(property.getValue()));
 			description.append("\n    Origin: ").append(property.getOrigin());
 		}
-		description.append("\n    Reason: the value is not a valid ").append(type);
-		Class<?> resolved = cause.getTarget().getType().resolve();
-		String allowed = (resolved != null && resolved.isEnum())
-				? "one of " + Arrays.stream(resolved.getEnumConstants()).map(String::valueOf).collect(Collectors.joining(", "))
-				: "a valid " + type;
+		String allowed = allowed(cause.getTarget().getType().resolve(), type);
+		description.append("\n    Reason: the value is not ").append(allowed);
 		return new FailureAnalysis(description.toString(),
 				"Update '" + name + "' in your application's configuration to " + allowed + ".", cause);
+	}
+
+	/**
+	 * What a value of the type may be, in the words of the YAML (an enum's values as written there: lower case,
+	 * dashes), not in the names of Java types.
+	 */
+	private static String allowed(Class<?> type, String fallback) {
+		if (type == null) {
+			return "a valid " + fallback;
+		}
+		if (type.isEnum()) {
+			return "one of " + Arrays.stream(type.getEnumConstants())
+				.map((constant) -> ((Enum<?>) constant).name().toLowerCase(Locale.ROOT).replace('_', '-'))
+				.collect(Collectors.joining(", "));
+		}
+		if (type == Boolean.class || type == boolean.class) {
+			return "true or false";
+		}
+		if (type == Integer.class || type == int.class || type == Long.class || type == long.class) {
+			return "a whole number";
+		}
+		if (type == Double.class || type == double.class) {
+			return "a number";
+		}
+		if (type == Duration.class) {
+			return "a duration (e.g. 500ms, 2s, 1m)";
+		}
+		if (type == DataSize.class) {
+			return "a size (e.g. 64KB, 1MB)";
+		}
+		return "a valid " + type.getSimpleName();
 	}
 
 }

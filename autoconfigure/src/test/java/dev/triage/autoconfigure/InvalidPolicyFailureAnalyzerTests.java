@@ -51,8 +51,9 @@ class InvalidPolicyFailureAnalyzerTests {
 			"triage.policies.503.max-attempts|0|triage.policies.503.max-attempts|at least 1",
 			"triage.policies.5xx.backoff.jitter|1.5|triage.policies.5xx.backoff.jitter|from 0 to 1",
 			"triage.policies.429.backoff.initial|-200ms|triage.policies.429.backoff.initial|at least 1ms",
-			"triage.policies.5xx.breaker|maybe|triage.policies.5xx.breaker|SUCCESS",
-			"triage.policies.5xx.retry-after|sometimes|triage.policies.5xx.retry-after|HONOR" })
+			"triage.policies.5xx.breaker|maybe|triage.policies.5xx.breaker|one of failure, success, ignore",
+			"triage.policies.5xx.retry-after|sometimes|triage.policies.5xx.retry-after|one of honor, ignore",
+			"triage.policies.5xx.alert|often|triage.policies.5xx.alert|true or false" })
 	void startupFailsWithAReadableMessage(String property, String value, String named, String allowed,
 			CapturedOutput output) {
 		SpringApplication application = new SpringApplication(TestApplication.class);
@@ -64,7 +65,8 @@ class InvalidPolicyFailureAnalyzerTests {
 
 		assertThat(thrown).isNotNull();
 		assertThat(output).contains("APPLICATION FAILED TO START").contains(named).contains(value).contains(allowed)
-			.contains("Origin: \"" + property + "\" from property source \"commandLineArgs\"");
+			.contains("Origin: \"" + property + "\" from property source \"commandLineArgs\"")
+			.as("in the words of the YAML, not of Java types").doesNotContain("dev.triage.policy.", "java.lang.");
 	}
 
 	@Test

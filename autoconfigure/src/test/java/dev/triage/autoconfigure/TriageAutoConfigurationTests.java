@@ -17,10 +17,13 @@
 package dev.triage.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.mockito.Mockito.mock;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.List;
 
 import dev.triage.TransportFailure;
 import dev.triage.actuate.TriageEndpoint;
@@ -33,15 +36,18 @@ import dev.triage.policy.PolicyTable;
 import feign.Feign;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.env.YamlPropertySourceLoader;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
 import org.springframework.cloud.openfeign.FeignAutoConfiguration;
 import org.springframework.cloud.openfeign.FeignClientSpecification;
 import org.springframework.cloud.openfeign.clientconfig.HttpClient5FeignConfiguration.HttpClientBuilderCustomizer;
 import org.springframework.core.io.ClassPathResource;
+import org.springframework.mock.env.MockEnvironment;
 
 class TriageAutoConfigurationTests {
 
@@ -186,6 +192,23 @@ class TriageAutoConfigurationTests {
 		this.contextRunner.withPropertyValues("triage.clients.inventory.channels.primary=http://127.0.0.1:9")
 			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
 				.hasMessageContaining("triage.clients.inventory.channels.primary"));
+	}
+
+	@Test
+	void springCloudsBreakerAroundAnHttpServiceGroupIsRefusedNamingTheGroupNotFeign() {
+		StaticListableBeanFactory beans = new StaticListableBeanFactory();
+		beans.addBean("circuitBreakerFactory", mock(CircuitBreakerFactory.class));
+		HttpServiceGroupChecks checks = new HttpServiceGroupChecks(beans, new MockEnvironment());
+
+		Throwable thrown = catchThrowable(() -> checks.check("catalog", List.of()));
+
+		assertThat(thrown).isInstanceOf(ConflictingSettingException.class);
+		org.springframework.boot.diagnostics.FailureAnalysis analysis = new ConflictingSettingFailureAnalyzer(null)
+			.analyze(thrown);
+		assertThat(analysis.getDescription())
+			.startsWith("Triage cannot manage HTTP service group 'catalog' with this setting")
+			.contains(HttpServiceGroupChecks.SPRING_CLOUD_BREAKER);
+		assertThat(analysis.getAction()).contains("triage.clients.catalog.enabled=false");
 	}
 
 	@Test
