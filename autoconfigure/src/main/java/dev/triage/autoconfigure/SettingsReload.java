@@ -148,6 +148,10 @@ final class SettingsReload {
 			return false;
 		}
 		warnAboutRestartOnly(changedKeys);
+		if (!changedKeys.isEmpty() && changedKeys.stream().allMatch(SettingsReload::needsRestart)) {
+			// Nothing to put in force before the next start: the version in force stays.
+			return false;
+		}
 		this.clients.reload(next::rebuild, next::late);
 		this.factory = next;
 		long version = this.history.applied();

@@ -284,9 +284,12 @@ class ReloadTests extends LoopbackUpstream {
 
 	@Test
 	void switchingAClientOffWaitsForTheNextStartAndSaysSo(CapturedOutput output) {
+		long version = this.history.status().version();
+
 		set("triage.clients.inventory.enabled", "false");
 
 		assertThat(output).contains("[triage.clients.inventory.enabled]").contains("at the next start");
+		assertThat(this.history.status().version()).as("nothing was put in force").isEqualTo(version);
 		catchThrowable(() -> this.inventory.item("1"));
 		assertThat(wireCount()).as("still managed: the 503 row retries").isEqualTo(3);
 	}
