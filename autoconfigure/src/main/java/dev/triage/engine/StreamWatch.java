@@ -139,8 +139,9 @@ final class StreamWatch extends InputStream {
 		byte[] out = new byte[0];
 		if (n == -1) {
 			this.ended = true;
-			if (this.pendingLength > 0 && check(Arrays.copyOf(this.pending, this.pendingLength))) {
-				out = Arrays.copyOf(this.pending, this.pendingLength);
+			byte[] last = Arrays.copyOf(this.pending, this.pendingLength);
+			if (last.length > 0 && check(last)) {
+				out = last;
 			}
 			this.pendingLength = 0;
 		}
@@ -160,7 +161,7 @@ final class StreamWatch extends InputStream {
 					i = end - 1;
 				}
 			}
-			if (start == 0 && this.pendingLength > this.cap && this.error == null) {
+			if (start == 0 && this.pendingLength > this.cap) {
 				// An event longer than the cap is handed over unchecked rather than held in memory.
 				start = this.pendingLength;
 				out = concat(out, Arrays.copyOf(this.pending, this.pendingLength));
