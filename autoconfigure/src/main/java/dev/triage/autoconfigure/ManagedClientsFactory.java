@@ -44,6 +44,7 @@ import dev.triage.overload.ConcurrencyLimits;
 import dev.triage.overload.Overload;
 import dev.triage.overload.Pauses;
 import dev.triage.overload.RateLimits;
+import dev.triage.poison.Fingerprints;
 import dev.triage.poison.PoisonTracker;
 import dev.triage.policy.ErrorTypeExtractor;
 import dev.triage.policy.RetryPlanner;
@@ -83,6 +84,9 @@ final class ManagedClientsFactory {
 
 	private final Consumer<PoisonRequestEvent> poisonEvents;
 
+	/** The application's fingerprint key, the same for every client and over reloads. */
+	private final Fingerprints fingerprints;
+
 	ManagedClientsFactory(TriageProperties properties, UpstreamBreakers breakers, FallbackResolver fallbacks,
 			CallObserver observer, Duration poolTimeout, RateLimits rateLimits, ConcurrencyLimits concurrencyLimits,
 			Pauses pauses, ApplicationEventPublisher eventPublisher) {
@@ -90,12 +94,12 @@ final class ManagedClientsFactory {
 				(Consumer<PoisonRequestEvent>) (event) -> {
 					observer.onPoison(event);
 					eventPublisher.publishEvent(event);
-				});
+				}, new Fingerprints());
 	}
 
 	private ManagedClientsFactory(TriageProperties properties, UpstreamBreakers breakers, FallbackResolver fallbacks,
 			CallObserver observer, Duration poolTimeout, RateLimits rateLimits, ConcurrencyLimits concurrencyLimits,
-			Pauses pauses, Consumer<PoisonRequestEvent> poisonEvents) {
+			Pauses pauses, Consumer<PoisonRequestEvent> poisonEvents, Fingerprints fingerprints) {
 		PolicyTables.validate(properties);
 		this.planner = new RetryPlanner(() -> ThreadLocalRandom.current().nextDouble(),
 				PolicyTables.idempotentMethods(properties));
@@ -103,6 +107,7 @@ final class ManagedClientsFactory {
 		this.concurrencyLimits = concurrencyLimits;
 		this.pauses = pauses;
 		this.poisonEvents = poisonEvents;
+		this.fingerprints = fingerprints;
 		this.properties = properties;
 		this.breakers = breakers;
 		this.fallbacks = fallbacks;
@@ -125,7 +130,8 @@ final class ManagedClientsFactory {
 	 */
 	ManagedClientsFactory withProperties(TriageProperties properties, Set<String> clients) {
 		ManagedClientsFactory next = new ManagedClientsFactory(properties, this.breakers, this.fallbacks,
-				this.observer, this.poolTimeout, this.rateLimits, this.concurrencyLimits, this.pauses, this.poisonEvents);
+				this.observer, this.poolTimeout, this.rateLimits, this.concurrencyLimits, this.pauses, this.poisonEvents,
+				this.fingerprints);
 		ChannelSettings.validate(properties, clients);
 		return next;
 	}
@@ -183,7 +189,8 @@ final class ManagedClientsFactory {
 				this.pauses.create(name, OriginalResponse.PRIMARY, clock));
 		UpstreamBreaker breaker = this.breakers.forClient(name);
 		return runtime(name, client, fallback, breaker, overload, clock,
-				new PoisonTracker(OverloadSettings.poison(this.properties, name), System::nanoTime, this.poisonEvents),
+				new PoisonTracker(OverloadSettings.poison(this.properties, name), System::nanoTime, this.poisonEvents,
+						this.fingerprints),
 				Map.of(), ConcurrentHashMap.newKeySet());
 	}
 

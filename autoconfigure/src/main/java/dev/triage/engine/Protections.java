@@ -110,8 +110,8 @@ final class Protections {
 		/**
 		 * The fingerprint of a request as built for the primary channel: method, full URL, body.
 		 */
-		private static String fingerprint(Attempt attempt) {
-			return PoisonTracker.fingerprint(attempt.method, attempt.url, attempt.body);
+		private String fingerprint(Attempt attempt) {
+			return this.poison.fingerprint(attempt.method, attempt.url, attempt.body);
 		}
 
 		private byte[] cappedBody(Attempt attempt) {

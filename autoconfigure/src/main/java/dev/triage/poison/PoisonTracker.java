@@ -16,13 +16,9 @@
 
 package dev.triage.poison;
 
-import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,9 +27,6 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.LongSupplier;
-
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 import dev.triage.PoisonRequestEvent;
 
@@ -56,22 +49,11 @@ import dev.triage.PoisonRequestEvent;
  */
 public final class PoisonTracker {
 
-	private static final String MAC_ALGORITHM = "HmacSHA256";
-
-	/**
-	 * The running application's fingerprint key, made at startup and never shown: the hex of a fingerprint in
-	 * logs, the endpoint and events reveals nothing about the URL or body it was made from (an unkeyed hash of
-	 * a URL whose only unknown is a short token would give the token away).
-	 */
-	private static final Mac PROTOTYPE = newMac();
-
-	private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(PoisonTracker::copyOfPrototype);
-
-	private static final byte[] NO_BODY = new byte[0];
-
 	private volatile Settings settings;
 
 	private final LongSupplier nanoClock;
+
+	private final Fingerprints fingerprints;
 
 	private final Consumer<PoisonRequestEvent> publisher;
 
@@ -107,6 +89,19 @@ public final class PoisonTracker {
 	 * @param publisher told once about every request that becomes poison
 	 */
 	public PoisonTracker(Settings settings, LongSupplier nanoClock, Consumer<PoisonRequestEvent> publisher) {
+		this(settings, nanoClock, publisher, new Fingerprints());
+	}
+
+	/**
+	 * Create a tracker.
+	 * @param settings its settings
+	 * @param nanoClock the time source, {@link System#nanoTime()} in production
+	 * @param publisher told once about every request that becomes poison
+	 * @param fingerprints the application's fingerprints, shared by its clients
+	 */
+	public PoisonTracker(Settings settings, LongSupplier nanoClock, Consumer<PoisonRequestEvent> publisher,
+			Fingerprints fingerprints) {
+		this.fingerprints = fingerprints;
 		this.settings = settings;
 		this.nanoClock = nanoClock;
 		this.publisher = publisher;
@@ -405,39 +400,8 @@ public final class PoisonTracker {
 	 * @param body the body, may be {@code null}
 	 * @return the hex digest
 	 */
-	public static String fingerprint(String httpMethod, String url, byte[] body) {
-		Mac mac = MACS.get();
-		mac.update(httpMethod.getBytes(StandardCharsets.UTF_8));
-		mac.update((byte) ' ');
-		mac.update(url.getBytes(StandardCharsets.UTF_8));
-		mac.update((byte) '\n');
-		mac.update((body != null) ? body : NO_BODY);
-		return HexFormat.of().formatHex(mac.doFinal());
-	}
-
-	private static Mac newMac() {
-		byte[] key = new byte[32];
-		new SecureRandom().nextBytes(key);
-		try {
-			Mac mac = Mac.getInstance(MAC_ALGORITHM);
-			mac.init(new SecretKeySpec(key, MAC_ALGORITHM));
-			return mac;
-		}
-		catch (GeneralSecurityException ex) {
-			throw new IllegalStateException("HmacSHA256 is required of every Java platform", ex);
-		}
-	}
-
-	/** A {@link Mac} is not thread-safe: each thread works on its own copy of the keyed prototype. */
-	private static Mac copyOfPrototype() {
-		try {
-			synchronized (PROTOTYPE) {
-				return (Mac) PROTOTYPE.clone();
-			}
-		}
-		catch (CloneNotSupportedException ex) {
-			throw new IllegalStateException("HmacSHA256 of this platform cannot be copied", ex);
-		}
+	public String fingerprint(String httpMethod, String url, byte[] body) {
+		return this.fingerprints.of(httpMethod, url, body);
 	}
 
 	/**

@@ -47,10 +47,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.event.EventListener;
 import org.springframework.test.annotation.DirtiesContext;
 
@@ -123,6 +126,22 @@ class PoisonTests extends LoopbackUpstream {
 		assertThat(this.clients.get("inventory").poison().current()).singleElement()
 			.satisfies((entry) -> assertThat(entry.fingerprint()).isEqualTo(this.deadLetter.events.get(0).fingerprint()));
 		assertThat(this.meters.get("triage.poison").tag("client", "inventory").counter().count()).isEqualTo(1);
+	}
+
+	@Test
+	void fingerprintsAreKeyedPerApplicationNotPerJvm() {
+		// SPEC §10: "keyed with a secret of the running application". Its clients share it; another application,
+		// started in the same JVM, has its own.
+		String url = upstream.baseUrl() + "/items/bad";
+		String here = this.clients.get("inventory").poison().fingerprint("GET", url, null);
+		assertThat(this.clients.get("billing").poison().fingerprint("GET", url, null)).isEqualTo(here);
+		try (ConfigurableApplicationContext other = new SpringApplicationBuilder(TestApplication.class)
+			.web(WebApplicationType.NONE)
+			.properties("test.upstream.inventory=" + upstream.baseUrl(), "test.upstream.billing=" + upstream.baseUrl())
+			.run()) {
+			String there = other.getBean(ManagedClients.class).get("inventory").poison().fingerprint("GET", url, null);
+			assertThat(there).hasSize(64).isNotEqualTo(here);
+		}
 	}
 
 	@Test

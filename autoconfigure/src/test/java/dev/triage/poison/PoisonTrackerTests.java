@@ -41,6 +41,8 @@ import org.junit.jupiter.api.Test;
  */
 class PoisonTrackerTests {
 
+	private static final Fingerprints FINGERPRINTS = new Fingerprints();
+
 	private final AtomicLong nanos = new AtomicLong(5_000_000_000L);
 
 	private final List<PoisonRequestEvent> events = new CopyOnWriteArrayList<>();
@@ -251,24 +253,30 @@ class PoisonTrackerTests {
 	@Test
 	void fingerprintsAreKeyedWithTheApplicationsSecret() throws Exception {
 		String url = "http://h/reset?token=4711";
-		String fingerprint = PoisonTracker.fingerprint("GET", url, null);
+		String fingerprint = FINGERPRINTS.of("GET", url, null);
 		for (String guess : new String[] { "4710", "4711", "4712" }) {
 			MessageDigest digest = MessageDigest.getInstance("SHA-256");
 			digest.update(("GET http://h/reset?token=" + guess + "\n").getBytes(StandardCharsets.UTF_8));
 			assertThat(HexFormat.of().formatHex(digest.digest()))
 				.as("an unkeyed hash of a guessed URL matches nothing").isNotEqualTo(fingerprint);
 		}
-		assertThat(PoisonTracker.fingerprint("GET", url, null)).as("the same within the application").isEqualTo(fingerprint);
+		assertThat(FINGERPRINTS.of("GET", url, null)).as("the same within the application").isEqualTo(fingerprint);
+	}
+
+	@Test
+	void anotherApplicationsSecretGivesAnotherFingerprint() {
+		String url = "http://h/reset?token=4711";
+		assertThat(new Fingerprints().of("GET", url, null)).hasSize(64).isNotEqualTo(FINGERPRINTS.of("GET", url, null));
 	}
 
 	@Test
 	void fingerprintsAreTheSameOnEveryThread() throws Exception {
-		String here = PoisonTracker.fingerprint("POST", "http://h/o", "{\"a\":1}".getBytes(StandardCharsets.UTF_8));
+		String here = FINGERPRINTS.of("POST", "http://h/o", "{\"a\":1}".getBytes(StandardCharsets.UTF_8));
 		ExecutorService executor = Executors.newFixedThreadPool(4);
 		try {
 			List<Future<String>> there = new ArrayList<>();
 			for (int i = 0; i < 16; i++) {
-				there.add(executor.submit(() -> PoisonTracker.fingerprint("POST", "http://h/o",
+				there.add(executor.submit(() -> FINGERPRINTS.of("POST", "http://h/o",
 						"{\"a\":1}".getBytes(StandardCharsets.UTF_8))));
 			}
 			for (Future<String> print : there) {
@@ -282,13 +290,13 @@ class PoisonTrackerTests {
 
 	@Test
 	void fingerprintsTellMethodUrlAndBodyApart() {
-		String get = PoisonTracker.fingerprint("GET", "http://h/orders?id=1", null);
+		String get = FINGERPRINTS.of("GET", "http://h/orders?id=1", null);
 		assertThat(get).hasSize(64).matches("[0-9a-f]+");
-		assertThat(PoisonTracker.fingerprint("GET", "http://h/orders?id=1", new byte[0])).isEqualTo(get);
-		assertThat(PoisonTracker.fingerprint("GET", "http://h/orders?id=2", null)).isNotEqualTo(get);
-		assertThat(PoisonTracker.fingerprint("POST", "http://h/orders?id=1", null)).isNotEqualTo(get);
-		assertThat(PoisonTracker.fingerprint("POST", "http://h/o", "{\"a\":1}".getBytes()))
-			.isNotEqualTo(PoisonTracker.fingerprint("POST", "http://h/o", "{\"a\":2}".getBytes()));
+		assertThat(FINGERPRINTS.of("GET", "http://h/orders?id=1", new byte[0])).isEqualTo(get);
+		assertThat(FINGERPRINTS.of("GET", "http://h/orders?id=2", null)).isNotEqualTo(get);
+		assertThat(FINGERPRINTS.of("POST", "http://h/orders?id=1", null)).isNotEqualTo(get);
+		assertThat(FINGERPRINTS.of("POST", "http://h/o", "{\"a\":1}".getBytes()))
+			.isNotEqualTo(FINGERPRINTS.of("POST", "http://h/o", "{\"a\":2}".getBytes()));
 	}
 
 }
