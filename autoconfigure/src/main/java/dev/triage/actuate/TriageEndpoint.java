@@ -125,7 +125,7 @@ public class TriageEndpoint {
 		this.clients.all()
 			.forEach((name, runtime) -> summaries.put(name,
 					new ClientSummary(runtime.breaker().state(), this.failures.of(name).size(),
-							runtime.fallback() != null)));
+							this.clients.hasFallback(name))));
 		return new ClientsDescriptor(summaries, new FleetDescriptor(this.fleet.store(), this.fleet.connected()),
 				ConfigDescriptor.of(this.config.status()));
 	}
@@ -152,7 +152,7 @@ public class TriageEndpoint {
 			.forEach((type, explained) -> errorTypes.put(type,
 					fields(values(explained.override()), explained.sources())));
 		return new ClientDescriptor(client, breaker(runtime), (runtime.deadline() != null) ? text(runtime.deadline()) : null,
-				runtime.fallback() != null, overload(runtime.overload()), channels(runtime, this.primaryUrls.get(client)),
+				this.clients.hasFallback(client), overload(runtime.overload()), channels(runtime, this.primaryUrls.get(client)),
 				runtime.poison().current(), policies, errorTypes, this.failures.of(client));
 	}
 

@@ -27,6 +27,9 @@ public final class ManagedClient {
 
 	private volatile Engine engine;
 
+	/** Whether a service interface of this client has a fallback (HTTP service clients: one per interface). */
+	private volatile boolean interfaceFallback;
+
 	/**
 	 * Create a client with its first settings.
 	 * @param runtime the client's runtime
@@ -64,6 +67,22 @@ public final class ManagedClient {
 	 * Put new settings in force for calls that open from now on.
 	 * @param runtime the client's new runtime
 	 */
+	/**
+	 * Note that a service interface of this client has a {@code TriageFallback}: HTTP service clients hand the
+	 * fallback to each call rather than keep it in the runtime.
+	 */
+	public void interfaceFallbackDeclared() {
+		this.interfaceFallback = true;
+	}
+
+	/**
+	 * Return whether a {@code TriageFallback} answers for this client (for one of its interfaces at least).
+	 * @return whether a fallback is declared
+	 */
+	public boolean hasFallback() {
+		return this.interfaceFallback || runtime().fallback() != null;
+	}
+
 	void use(ClientRuntime runtime) {
 		this.engine = new Engine(runtime);
 	}

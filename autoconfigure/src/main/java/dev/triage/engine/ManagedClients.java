@@ -92,6 +92,19 @@ public final class ManagedClients {
 	}
 
 	/**
+	 * Return whether a {@code TriageFallback} answers for a managed client.
+	 * @param name the client name
+	 * @return whether one is declared; {@code false} for a client not managed
+	 */
+	public boolean hasFallback(String name) {
+		ManagedClient client = this.clients.get(name);
+		if (client == null) {
+			client = this.late.get(name);
+		}
+		return client != null && client.hasFallback();
+	}
+
+	/**
 	 * Return the runtime in force of every managed client by name.
 	 * @return the runtimes
 	 */

@@ -16,8 +16,6 @@
 
 package dev.triage.restclient;
 
-import java.lang.reflect.Field;
-
 import dev.triage.engine.AttemptAbortInterceptor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -35,8 +33,7 @@ import org.springframework.web.client.RestClient;
  * default without the retries and with the attempt's hard bound. A builder that has a request factory (Spring
  * Boot's, or the application's own) keeps it: its retries are its owner's choice.
  * <p>
- * Spring's builder does not say whether it has a request factory; its field is read (Spring Framework 6.2 and 7
- * name it alike). When it cannot be read, the builder is left as it is and a warning says so once.
+ * Spring's builder does not say whether it has a request factory; its field is read ({@link BuilderFields}). When it cannot be read, the builder is left as it is and a warning says so once.
  */
 final class DefaultRequestFactory {
 
@@ -45,8 +42,6 @@ final class DefaultRequestFactory {
 	/** Spring's own test for its default: Apache HttpClient 5 first. */
 	private static final boolean HTTP_CLIENT_5 = ClassUtils.isPresent("org.apache.hc.client5.http.classic.HttpClient",
 			DefaultRequestFactory.class.getClassLoader());
-
-	private static final String BUILDER = "org.springframework.web.client.DefaultRestClientBuilder";
 
 	private static volatile boolean warned;
 
@@ -58,14 +53,12 @@ final class DefaultRequestFactory {
 	 * @param builder the builder
 	 */
 	static void replaceHiddenRetries(RestClient.Builder builder) {
-		if (!HTTP_CLIENT_5 || !BUILDER.equals(builder.getClass().getName())) {
+		if (!HTTP_CLIENT_5 || !BuilderFields.readable(builder)) {
 			return;
 		}
 		Object factory;
 		try {
-			Field field = builder.getClass().getDeclaredField("requestFactory");
-			field.setAccessible(true);
-			factory = field.get(builder);
+			factory = BuilderFields.read(builder, "requestFactory");
 		}
 		catch (ReflectiveOperationException | RuntimeException ex) {
 			if (!warned) {

@@ -113,7 +113,7 @@ public final class HttpServiceGroups {
 	}
 
 	private Object advise(ProxyFactory factory, Class<?> serviceType, ManagedClient client) {
-		TriageFallback<?> fallback = this.services.fallback(serviceType);
+		TriageFallback<?> fallback = this.services.fallback(client, serviceType);
 		Map<Method, String> keys = new ConcurrentHashMap<>();
 		factory.addAdvice(0, (MethodInterceptor) (invocation) -> call(client, fallback, serviceType, keys, invocation));
 		return null;

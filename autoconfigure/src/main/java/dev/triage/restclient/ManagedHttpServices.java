@@ -97,7 +97,8 @@ public final class ManagedHttpServices implements TriageHttpServices {
 	/**
 	 * Return what puts a {@code RestClient} under a client's table.
 	 * @param client the client's name
-	 * @param baseUrl the client's base URL, its {@code primary} channel; {@code null} when unknown
+	 * @param baseUrl the client's base URL, its {@code primary} channel; {@code null}: the builder's, when it can
+	 * be read as the customization is applied
 	 * @param first whether Triage's interceptor goes first (Spring Framework 7 runs the interceptors after it
 	 * on every attempt) rather than last (Framework 6.2 runs them on the first attempt only)
 	 * @return the builder customization
@@ -107,9 +108,11 @@ public final class ManagedHttpServices implements TriageHttpServices {
 			return (builder) -> {
 			};
 		}
-		TriageRequestInterceptor interceptor = new TriageRequestInterceptor(this.clients.client(client), baseUrl);
+		ManagedClient managed = this.clients.client(client);
 		return (builder) -> {
 			DefaultRequestFactory.replaceHiddenRetries(builder);
+			TriageRequestInterceptor interceptor = new TriageRequestInterceptor(managed,
+					(baseUrl != null) ? baseUrl : BuilderFields.baseUrl(builder));
 			builder.requestInterceptors((interceptors) -> {
 				interceptors.removeIf(TriageRequestInterceptor.class::isInstance);
 				if (first) {
@@ -132,12 +135,17 @@ public final class ManagedHttpServices implements TriageHttpServices {
 	}
 
 	/**
-	 * Return the fallback of a service interface.
+	 * Return the fallback of a service interface, noting on its client that one is declared.
+	 * @param client the client the interface is under
 	 * @param serviceType the interface
 	 * @return the fallback, {@code null} for none
 	 */
-	TriageFallback<?> fallback(Class<?> serviceType) {
-		return this.fallbacks.apply(serviceType);
+	TriageFallback<?> fallback(ManagedClient client, Class<?> serviceType) {
+		TriageFallback<?> fallback = this.fallbacks.apply(serviceType);
+		if (fallback != null) {
+			client.interfaceFallbackDeclared();
+		}
+		return fallback;
 	}
 
 	ManagedClient client(String client) {
@@ -146,7 +154,7 @@ public final class ManagedHttpServices implements TriageHttpServices {
 
 	@SuppressWarnings("unchecked")
 	private <S> S wrap(ManagedClient client, Class<S> serviceType, S target) {
-		TriageFallback<?> fallback = this.fallbacks.apply(serviceType);
+		TriageFallback<?> fallback = fallback(client, serviceType);
 		// Built once per method, not per call.
 		Map<Method, String> keys = new ConcurrentHashMap<>();
 		InvocationHandler handler = (proxy, method, args) -> {

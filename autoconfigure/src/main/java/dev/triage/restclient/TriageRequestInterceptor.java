@@ -71,7 +71,8 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 	 */
 	public TriageRequestInterceptor(ManagedClient client, String primaryBase) {
 		this.client = client;
-		this.primaryBase = primaryBase;
+		this.primaryBase = (primaryBase != null && primaryBase.endsWith("/"))
+				? primaryBase.substring(0, primaryBase.length() - 1) : primaryBase;
 	}
 
 	@Override
@@ -124,7 +125,7 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 		Engine engine = call.engine();
 		String url = request.getURI().toString();
 		String method = request.getMethod().name();
-		String base = (this.primaryBase != null) ? this.primaryBase : origin(request.getURI());
+		String base = primaryBase(url, request.getURI());
 		boolean idempotent = engine.isIdempotent(method, request.getHeaders().getFirst("Idempotency-Key") != null);
 		call.idempotent(idempotent);
 		CapturedResponse last = null;
@@ -222,6 +223,19 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 		Map<String, List<String>> map = new LinkedHashMap<>();
 		headers.forEach(map::put);
 		return map;
+	}
+
+	/**
+	 * The part of a request's URL a channel replaces: the client's base URL when the request is built on it (up to
+	 * a path boundary), else the request's scheme, host and port.
+	 */
+	private String primaryBase(String url, URI uri) {
+		String base = this.primaryBase;
+		if (base != null && url.startsWith(base)
+				&& (url.length() == base.length() || "/?#".indexOf(url.charAt(base.length())) >= 0)) {
+			return base;
+		}
+		return origin(uri);
 	}
 
 	private static String origin(URI uri) {
