@@ -353,7 +353,8 @@ public class TriageEndpoint {
 	 * @param errorTypes per configured error type, each set field's value and source
 	 * @param recentFailures the most recent failures, newest first
 	 */
-	public record ClientDescriptor(String name, BreakerDescriptor breaker, String deadline, boolean fallback,
+	public record ClientDescriptor(String name, BreakerDescriptor breaker,
+			@JsonInclude(JsonInclude.Include.ALWAYS) String deadline, boolean fallback,
 			OverloadDescriptor overload, List<ChannelDescriptor> channels,
 			List<PoisonTracker.PoisonEntry> poisonRequests, Map<String, Map<String, Field>> policies, Map<String, Map<String, Field>> errorTypes,
 			List<RecentFailures.Failure> recentFailures) implements OperationResponseBody {
@@ -392,7 +393,7 @@ public class TriageEndpoint {
 	 * @param rateLimiter the Resilience4j rate limiter, {@code null} when none is configured
 	 */
 	public record OverloadDescriptor(BudgetDescriptor retryBudget, ThrottleDescriptor throttle, PauseDescriptor pause,
-			RateLimiterDescriptor rateLimiter) {
+			@JsonInclude(JsonInclude.Include.ALWAYS) RateLimiterDescriptor rateLimiter) {
 	}
 
 	/**
@@ -432,7 +433,7 @@ public class TriageEndpoint {
 	 * @param paused whether it is paused now
 	 * @param until until when, ISO-8601, {@code null} when not paused
 	 */
-	public record PauseDescriptor(boolean paused, String until) {
+	public record PauseDescriptor(boolean paused, @JsonInclude(JsonInclude.Include.ALWAYS) String until) {
 	}
 
 	/**
@@ -454,8 +455,8 @@ public class TriageEndpoint {
 	 * @param breakerState the breaker's state
 	 * @param pausedUntil until when a {@code Retry-After} pauses it, {@code null} when it is not paused
 	 */
-	public record ChannelDescriptor(String name, String baseUrl, String breaker, String breakerState,
-			String pausedUntil) {
+	public record ChannelDescriptor(String name, @JsonInclude(JsonInclude.Include.ALWAYS) String baseUrl, String breaker,
+			String breakerState, @JsonInclude(JsonInclude.Include.ALWAYS) String pausedUntil) {
 	}
 
 }
