@@ -63,6 +63,12 @@ final class SettingsReload {
 	/** Every {@code triage.*} value as the Environment had it when last looked at. */
 	private Map<String, String> seen;
 
+	/**
+	 * Every {@code triage.*} value of the settings in force (or, for restart-only keys, acknowledged): a change is
+	 * what differs from these, not from a refused change seen since.
+	 */
+	private Map<String, String> inForce;
+
 	SettingsReload(ManagedClientsFactory factory, ManagedClients clients, Set<String> declared,
 			Environment environment, ConfigHistory history) {
 		this.factory = factory;
@@ -74,6 +80,7 @@ final class SettingsReload {
 				new ConflictingSettingFailureAnalyzer(environment), new UnknownPropertyFailureAnalyzer(),
 				new PropertyBindingFailureAnalyzer());
 		this.seen = values(environment);
+		this.inForce = this.seen;
 	}
 
 	/**
@@ -87,15 +94,23 @@ final class SettingsReload {
 		if (now.equals(this.seen)) {
 			return;
 		}
+		this.seen = now;
 		Set<String> changed = new TreeSet<>();
 		now.forEach((key, value) -> {
-			if (!value.equals(this.seen.get(key))) {
+			if (!value.equals(this.inForce.get(key))) {
 				changed.add(key);
 			}
 		});
-		this.seen.keySet().stream().filter((key) -> !now.containsKey(key)).forEach(changed::add);
-		this.seen = now;
-		reload(changed);
+		this.inForce.keySet().stream().filter((key) -> !now.containsKey(key)).forEach(changed::add);
+		if (changed.isEmpty()) {
+			// Back to the settings in force after a refused change: nothing to apply, the version stays.
+			logger.info("Triage settings are again those of version " + this.history.status().version()
+					+ " in force: nothing to apply");
+			return;
+		}
+		if (reload(changed)) {
+			this.inForce = now;
+		}
 	}
 
 	/**
@@ -133,9 +148,9 @@ final class SettingsReload {
 	/**
 	 * Bind the settings afresh and put them in force, or refuse them whole.
 	 * @param changedKeys the keys that changed, for the log
-	 * @return whether the change was applied
+	 * @return whether the change was applied, or acknowledged (restart-only keys alone); {@code false} when refused
 	 */
-	synchronized boolean reload(Set<String> changedKeys) {
+	private boolean reload(Set<String> changedKeys) {
 		ManagedClientsFactory next;
 		try {
 			next = this.factory.withProperties(bind(this.environment), this.declared);
@@ -148,9 +163,9 @@ final class SettingsReload {
 			return false;
 		}
 		warnAboutRestartOnly(changedKeys);
-		if (!changedKeys.isEmpty() && changedKeys.stream().allMatch(SettingsReload::needsRestart)) {
+		if (changedKeys.stream().allMatch(SettingsReload::needsRestart)) {
 			// Nothing to put in force before the next start: the version in force stays.
-			return false;
+			return true;
 		}
 		this.clients.reload(next::rebuild, next::late);
 		this.factory = next;

@@ -295,6 +295,31 @@ class ReloadTests extends LoopbackUpstream {
 	}
 
 	@Test
+	void goingBackToTheSettingsInForceAfterARefusedChangeAppliesNothing(CapturedOutput output) {
+		set(MAX_ATTEMPTS, "2");
+		long version = this.history.status().version();
+		double applied = reloads("applied");
+		set(MAX_ATTEMPTS, "0");
+		assertThat(this.history.status().lastRejected().reason()).contains(MAX_ATTEMPTS);
+
+		// The operator puts the value in force back, and changes a restart-only key with it.
+		this.changes.put(MAX_ATTEMPTS, "2");
+		this.changes.put("triage.clients.inventory.enabled", "true");
+		change(Set.of(MAX_ATTEMPTS, "triage.clients.inventory.enabled"));
+
+		assertThat(this.history.status().version()).as("nothing new was put in force").isEqualTo(version);
+		assertThat(reloads("applied")).isEqualTo(applied);
+		assertThat(output).doesNotContain("version " + (version + 1) + " in force");
+		catchThrowable(() -> this.inventory.item("1"));
+		assertThat(wireCount()).as("the table in force all along").isEqualTo(2);
+
+		set(MAX_ATTEMPTS, "1");
+		assertThat(this.history.status().version()).as("the next real change counts").isEqualTo(version + 1);
+		assertThat(output).contains("Triage put settings version " + (version + 1) + " in force (changed: ["
+				+ MAX_ATTEMPTS + "])");
+	}
+
+	@Test
 	void aChannelAddedStartsFreshAndARemovedOneGoesWithItsBreaker() {
 		String key = "triage.clients.inventory.channels.backup";
 		set(key, upstream.baseUrl());
