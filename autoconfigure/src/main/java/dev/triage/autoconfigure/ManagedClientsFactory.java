@@ -170,8 +170,9 @@ final class ManagedClientsFactory {
 			}
 		});
 		this.properties.getClients().keySet().stream().filter((name) -> !clients.containsKey(name)).forEach(
-				(name) -> logger.info("triage.clients." + name + " names no Feign client of this application (known: "
-						+ clients.keySet() + "); it applies to an HTTP service client of that name when one is created"));
+				(name) -> logger.info("triage.clients." + name + " names no Feign client of this application (Feign "
+						+ "clients: " + clients.keySet() + "); it applies to the HTTP service client or group of that "
+						+ "name (a client made with TriageHttpServices, a group of @ImportHttpServices)"));
 		return new ManagedClients(runtimes, this::late);
 	}
 

@@ -51,6 +51,11 @@ final class PropertyOrigins {
 		}
 		Iterable<ConfigurationPropertySource> sources = ConfigurationPropertySources.get(environment);
 		Origin origin = exact(sources, name);
+		if (origin == null && property.indexOf('[') >= 0) {
+			// A map key the failure names in brackets may have been written without them
+			// (triage.error-types.overloaded_error.max-attempts): look it up as written that way too.
+			origin = exact(sources, ConfigurationPropertyName.adapt(property.replace("[", ".").replace("]", ""), '.'));
+		}
 		if (origin == null) {
 			origin = firstDescendant(sources, name);
 		}

@@ -99,6 +99,15 @@ class InvalidPolicyFailureAnalyzerTests {
 			.contains("Origin: \"triage.error-types.[com.acme.Overloaded].max-attempts\" from property source");
 	}
 
+	@Test
+	void anErrorTypeWithAnUnderscoreHasItsOriginToo(CapturedOutput output) {
+		Throwable thrown = run("--triage.error-types.overloaded_error.max-attempts=0");
+
+		assertThat(thrown).isNotNull();
+		assertThat(output).contains("overloaded_error").contains("Value: 0")
+			.contains("Origin: \"triage.error-types.overloaded_error.max-attempts\" from property source");
+	}
+
 	private static Throwable run(String... args) {
 		SpringApplication application = new SpringApplication(TestApplication.class);
 		application.setWebApplicationType(WebApplicationType.NONE);
