@@ -152,7 +152,8 @@ public class TriageEndpoint {
 			.forEach((type, explained) -> errorTypes.put(type,
 					fields(values(explained.override()), explained.sources())));
 		return new ClientDescriptor(client, breaker(runtime), (runtime.deadline() != null) ? text(runtime.deadline()) : null,
-				this.clients.hasFallback(client), overload(runtime.overload()), channels(runtime, this.primaryUrls.get(client)),
+				this.clients.hasFallback(client), overload(runtime.overload()), channels(runtime,
+						this.primaryUrls.getOrDefault(client, this.clients.learnedBaseUrl(client))),
 				runtime.poison().current(), policies, errorTypes, this.failures.of(client));
 	}
 

@@ -30,6 +30,9 @@ public final class ManagedClient {
 	/** Whether a service interface of this client has a fallback (HTTP service clients: one per interface). */
 	private volatile boolean interfaceFallback;
 
+	/** The base URL of its primary channel as learned from a RestClient it was applied to, {@code null} when none. */
+	private volatile String learnedBaseUrl;
+
 	/**
 	 * Create a client with its first settings.
 	 * @param runtime the client's runtime
@@ -81,6 +84,22 @@ public final class ManagedClient {
 	 */
 	public boolean hasFallback() {
 		return this.interfaceFallback || runtime().fallback() != null;
+	}
+
+	/**
+	 * Note the base URL of the client's primary channel, as read from a {@code RestClient} put under it.
+	 * @param baseUrl the base URL
+	 */
+	public void learnedBaseUrl(String baseUrl) {
+		this.learnedBaseUrl = baseUrl;
+	}
+
+	/**
+	 * Return the base URL of the client's primary channel as read from a {@code RestClient} put under it.
+	 * @return the base URL, {@code null} when none was read
+	 */
+	public String learnedBaseUrl() {
+		return this.learnedBaseUrl;
 	}
 
 	void use(ClientRuntime runtime) {

@@ -84,10 +84,7 @@ public final class ManagedClients {
 	 * @return the runtime or {@code null}
 	 */
 	public ClientRuntime find(String name) {
-		ManagedClient client = this.clients.get(name);
-		if (client == null) {
-			client = this.late.get(name);
-		}
+		ManagedClient client = existing(name);
 		return (client != null) ? client.runtime() : null;
 	}
 
@@ -97,11 +94,23 @@ public final class ManagedClients {
 	 * @return whether one is declared; {@code false} for a client not managed
 	 */
 	public boolean hasFallback(String name) {
-		ManagedClient client = this.clients.get(name);
-		if (client == null) {
-			client = this.late.get(name);
-		}
+		ManagedClient client = existing(name);
 		return client != null && client.hasFallback();
+	}
+
+	/**
+	 * Return the base URL of a managed client's primary channel as read from a {@code RestClient} put under it.
+	 * @param name the client name
+	 * @return the base URL, {@code null} when none was read or the client is not managed
+	 */
+	public String learnedBaseUrl(String name) {
+		ManagedClient client = existing(name);
+		return (client != null) ? client.learnedBaseUrl() : null;
+	}
+
+	private ManagedClient existing(String name) {
+		ManagedClient client = this.clients.get(name);
+		return (client != null) ? client : this.late.get(name);
 	}
 
 	/**

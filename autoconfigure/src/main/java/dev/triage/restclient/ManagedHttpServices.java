@@ -111,8 +111,14 @@ public final class ManagedHttpServices implements TriageHttpServices {
 		ManagedClient managed = this.clients.client(client);
 		return (builder) -> {
 			DefaultRequestFactory.replaceHiddenRetries(builder);
-			TriageRequestInterceptor interceptor = new TriageRequestInterceptor(managed,
-					(baseUrl != null) ? baseUrl : BuilderFields.baseUrl(builder));
+			String base = baseUrl;
+			if (base == null) {
+				base = BuilderFields.baseUrl(builder);
+				if (base != null) {
+					managed.learnedBaseUrl(base);
+				}
+			}
+			TriageRequestInterceptor interceptor = new TriageRequestInterceptor(managed, base);
 			builder.requestInterceptors((interceptors) -> {
 				interceptors.removeIf(TriageRequestInterceptor.class::isInstance);
 				if (first) {

@@ -48,7 +48,8 @@ import org.springframework.web.client.RestClient;
  * SPEC §9 over HTTP service clients put under a client with {@code createClient} or {@code forClient}: a channel
  * replaces the primary's base URL, base path included, where the {@code RestClient}'s base URL is readable (Spring's
  * builder, {@code baseUrl(...)}); a request built on another URL moves by scheme, host and port. And the endpoint
- * says a client has a fallback when one of its service interfaces has one.
+ * says a client has a fallback when one of its service interfaces has one, and shows the base URL read as its
+ * primary's.
  */
 @SpringBootTest(classes = { TestApplication.class, BaseUrlChannelTests.Fallbacks.class },
 		webEnvironment = SpringBootTest.WebEnvironment.NONE,
@@ -118,14 +119,17 @@ class BaseUrlChannelTests extends LoopbackUpstream {
 	}
 
 	@Test
-	void theEndpointSaysAClientWhoseServiceInterfaceHasAFallbackHasOne() {
+	void theEndpointShowsTheFallbackOfAServiceInterfaceAndTheBaseUrlRead() {
 		this.triage.createClient("based", InventoryClient.class,
 				RestClient.builder().baseUrl(upstream.baseUrl()).build());
-		RestClient.builder().apply(this.triage.forClient("planned")).build();
+		RestClient.builder().apply(this.triage.forClient("unbased")).build();
 
 		assertThat(this.endpoint.client("based").fallback()).isTrue();
 		assertThat(this.endpoint.clients().clients().get("based").fallback()).isTrue();
-		assertThat(this.endpoint.client("planned").fallback()).as("no service interface, no fallback").isFalse();
+		assertThat(this.endpoint.client("unbased").fallback()).as("no service interface, no fallback").isFalse();
+		assertThat(this.endpoint.client("based").channels().get(0).baseUrl()).as("the RestClient's base URL")
+			.isEqualTo(upstream.baseUrl());
+		assertThat(this.endpoint.client("unbased").channels().get(0).baseUrl()).as("a RestClient without one").isNull();
 	}
 
 	@Configuration(proxyBeanMethods = false)
