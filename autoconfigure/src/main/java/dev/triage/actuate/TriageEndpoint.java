@@ -41,6 +41,7 @@ import dev.triage.policy.PolicyTable;
 import dev.triage.policy.Rule;
 import dev.triage.policy.RuleField;
 import dev.triage.policy.RuleOverride;
+import dev.triage.policy.ShownValues;
 import dev.triage.reload.ConfigHistory;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -228,29 +229,12 @@ public class TriageEndpoint {
 	}
 
 	/**
-	 * Write a duration in the largest unit that keeps it exact, as Spring Boot's simple duration style reads it:
-	 * {@code 10s}, {@code 500ms}, {@code 2m}, {@code 1h}, {@code 1d}; below a millisecond {@code us} or
-	 * {@code ns}.
+	 * Write a duration as the startup failures do ({@link ShownValues#duration}): {@code 10s}, {@code 500ms}.
 	 * @param duration the duration
 	 * @return the text
 	 */
 	static String text(Duration duration) {
-		if (duration.getNano() % 1_000_000 != 0) {
-			long nanos = duration.toNanos();
-			return (nanos % 1_000 == 0) ? (nanos / 1_000) + "us" : nanos + "ns";
-		}
-		long millis = duration.toMillis();
-		if (millis == 0) {
-			return "0s";
-		}
-		long[] sizes = { 86_400_000, 3_600_000, 60_000, 1_000 };
-		String[] units = { "d", "h", "m", "s" };
-		for (int i = 0; i < sizes.length; i++) {
-			if (millis % sizes[i] == 0) {
-				return (millis / sizes[i]) + units[i];
-			}
-		}
-		return millis + "ms";
+		return ShownValues.duration(duration);
 	}
 
 	/**

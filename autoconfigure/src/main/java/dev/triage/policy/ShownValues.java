@@ -42,9 +42,35 @@ public final class ShownValues {
 	public static String of(Object value) {
 		if (value instanceof Duration duration) {
 			// Bound durations print as PT-0.2S; show them the way they are usually written.
-			return duration.toMillis() + "ms";
+			return duration(duration);
 		}
 		return redact(String.valueOf(value));
+	}
+
+	/**
+	 * Write a duration in the largest unit that keeps it exact, as Spring Boot's simple duration style reads it:
+	 * {@code 10s}, {@code 500ms}, {@code 2m}, {@code 1h}, {@code 1d}, {@code -1s}; below a millisecond {@code us}
+	 * or {@code ns}.
+	 * @param duration the duration
+	 * @return the text
+	 */
+	public static String duration(Duration duration) {
+		if (duration.getNano() % 1_000_000 != 0) {
+			long nanos = duration.toNanos();
+			return (nanos % 1_000 == 0) ? (nanos / 1_000) + "us" : nanos + "ns";
+		}
+		long millis = duration.toMillis();
+		if (millis == 0) {
+			return "0s";
+		}
+		long[] sizes = { 86_400_000, 3_600_000, 60_000, 1_000 };
+		String[] units = { "d", "h", "m", "s" };
+		for (int i = 0; i < sizes.length; i++) {
+			if (millis % sizes[i] == 0) {
+				return (millis / sizes[i]) + units[i];
+			}
+		}
+		return millis + "ms";
 	}
 
 	private static String redact(String text) {

@@ -51,6 +51,7 @@ class InvalidPolicyFailureAnalyzerTests {
 			"triage.policies.503.max-attempts|0|triage.policies.503.max-attempts|at least 1",
 			"triage.policies.5xx.backoff.jitter|1.5|triage.policies.5xx.backoff.jitter|from 0 to 1",
 			"triage.policies.429.backoff.initial|-200ms|triage.policies.429.backoff.initial|at least 1ms",
+			"triage.policies.429.backoff.initial|-1s|triage.policies.429.backoff.initial|at least 1ms",
 			"triage.policies.5xx.breaker|maybe|triage.policies.5xx.breaker|one of failure, success, ignore",
 			"triage.policies.5xx.retry-after|sometimes|triage.policies.5xx.retry-after|one of honor, ignore",
 			"triage.policies.5xx.alert|often|triage.policies.5xx.alert|true or false" })
