@@ -127,8 +127,8 @@ public class TriageEndpoint {
 			.forEach((name, runtime) -> summaries.put(name,
 					new ClientSummary(runtime.breaker().state(), this.failures.of(name).size(),
 							this.clients.hasFallback(name))));
-		return new ClientsDescriptor(summaries, new FleetDescriptor(this.fleet.store(), this.fleet.connected()),
-				ConfigDescriptor.of(this.config.status()));
+		return new ClientsDescriptor(summaries, this.clients.notManaged(),
+				new FleetDescriptor(this.fleet.store(), this.fleet.connected()), ConfigDescriptor.of(this.config.status()));
 	}
 
 	/**
@@ -282,11 +282,12 @@ public class TriageEndpoint {
 	 * The managed clients.
 	 *
 	 * @param clients per client name, a summary
+	 * @param notManaged the HTTP service groups of the application Triage leaves alone, with the reason
 	 * @param fleet what the instances of the fleet share
 	 * @param config the version of the settings in force, when it was applied and the last change refused
 	 */
-	public record ClientsDescriptor(Map<String, ClientSummary> clients, FleetDescriptor fleet,
-			ConfigDescriptor config) implements OperationResponseBody {
+	public record ClientsDescriptor(Map<String, ClientSummary> clients, Map<String, String> notManaged,
+			FleetDescriptor fleet, ConfigDescriptor config) implements OperationResponseBody {
 	}
 
 	/**

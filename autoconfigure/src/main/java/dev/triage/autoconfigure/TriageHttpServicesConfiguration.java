@@ -79,6 +79,37 @@ class TriageHttpServicesConfiguration {
 			};
 		}
 
+		/**
+		 * {@code WebClient} groups are not managed: noted, so that the endpoint lists them as such.
+		 */
+		@Configuration(proxyBeanMethods = false)
+		@ConditionalOnClass(name = HttpServiceGroups.WEB_CLIENT_CONFIGURER)
+		static class WebClientGroups {
+
+			@Bean
+			static FactoryBean<Object> triageWebClientHttpServiceGroups(ObjectProvider<TriageHttpServices> services,
+					ConfigurableListableBeanFactory beanFactory, Environment environment) {
+				return new FactoryBean<>() {
+
+					@Override
+					public Object getObject() {
+						return new HttpServiceGroups((ManagedHttpServices) services.getObject(), (group) -> null,
+								(group, types) -> {
+								})
+							.webClientConfigurer(beanFactory.getBeanClassLoader());
+					}
+
+					@Override
+					public Class<?> getObjectType() {
+						return ClassUtils.resolveClassName(HttpServiceGroups.WEB_CLIENT_CONFIGURER,
+								beanFactory.getBeanClassLoader());
+					}
+
+				};
+			}
+
+		}
+
 	}
 
 }

@@ -34,6 +34,9 @@ public final class ManagedClients {
 
 	private final Map<String, ManagedClient> late = new ConcurrentHashMap<>();
 
+	/** HTTP service groups the application declares that Triage leaves alone, with the reason. */
+	private final Map<String, String> notManaged = new ConcurrentHashMap<>();
+
 	private final Object changes = new Object();
 
 	private volatile Function<String, ClientRuntime> lateFactory;
@@ -111,6 +114,23 @@ public final class ManagedClients {
 	private ManagedClient existing(String name) {
 		ManagedClient client = this.clients.get(name);
 		return (client != null) ? client : this.late.get(name);
+	}
+
+	/**
+	 * Note an HTTP service group of the application that Triage does not manage.
+	 * @param name the group's name
+	 * @param reason why, e.g. that it is a {@code WebClient} group
+	 */
+	public void notManaged(String name, String reason) {
+		this.notManaged.put(name, reason);
+	}
+
+	/**
+	 * Return the HTTP service groups of the application that Triage does not manage, with the reason, by name.
+	 * @return the groups
+	 */
+	public Map<String, String> notManaged() {
+		return Collections.unmodifiableMap(new java.util.TreeMap<>(this.notManaged));
 	}
 
 	/**

@@ -48,6 +48,9 @@ public final class HttpServiceGroups {
 	/** The configurer type of Framework 7; absent on 6.2. */
 	public static final String CONFIGURER = "org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer";
 
+	/** The configurer of Framework 7's {@code WebClient} groups, with Spring WebFlux on the classpath. */
+	public static final String WEB_CLIENT_CONFIGURER = "org.springframework.web.reactive.function.client.support.WebClientHttpServiceGroupConfigurer";
+
 	private static final String GROUP_CALLBACK = "org.springframework.web.service.registry.HttpServiceGroupConfigurer$GroupCallback";
 
 	private static final String PROXY_FACTORY_CUSTOMIZER = "org.springframework.web.service.invoker.HttpServiceProxyFactory$ProxyFactoryCustomizer";
@@ -96,10 +99,41 @@ public final class HttpServiceGroups {
 		return Proxy.newProxyInstance(classLoader, new Class<?>[] { type }, handler);
 	}
 
+	/**
+	 * Return a configurer of Framework 7's {@code WebClient} groups, an instance of its
+	 * {@code WebClientHttpServiceGroupConfigurer}: it changes nothing, and notes each group as not managed (Triage
+	 * manages blocking {@code RestClient} groups only) so that the endpoint lists it as such.
+	 * @param classLoader the application's class loader
+	 * @return the configurer
+	 */
+	public Object webClientConfigurer(ClassLoader classLoader) {
+		Class<?> type = ClassUtils.resolveClassName(WEB_CLIENT_CONFIGURER, classLoader);
+		Class<?> groupCallback = ClassUtils.resolveClassName(GROUP_CALLBACK, classLoader);
+		InvocationHandler handler = (proxy, method, args) -> switch (method.getName()) {
+			case "configureGroups" -> {
+				Object callback = Proxy.newProxyInstance(classLoader, new Class<?>[] { groupCallback },
+						(p, m, a) -> {
+							if (!"withGroup".equals(m.getName())) {
+								return objectMethod(p, m, a);
+							}
+							this.services.notManaged((String) invoke(a[0], "name"),
+									"a WebClient group: Triage manages RestClient groups");
+							return null;
+						});
+				invoke(args[0], "forEachGroup", callback);
+				yield null;
+			}
+			case "getOrder" -> ORDER;
+			default -> objectMethod(proxy, method, args);
+		};
+		return Proxy.newProxyInstance(classLoader, new Class<?>[] { type }, handler);
+	}
+
 	private Object withGroup(Object group, Object clientBuilder, Object factoryBuilder, Class<?> customizer,
 			ClassLoader classLoader) {
 		String name = (String) invoke(group, "name");
 		if (!this.services.manages(name)) {
+			this.services.notManaged(name, "triage.clients." + name + ".enabled is false");
 			return null;
 		}
 		this.check.check(name, (Iterable<Class<?>>) invoke(group, "httpServiceTypes"));

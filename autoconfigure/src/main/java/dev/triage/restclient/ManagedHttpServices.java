@@ -154,6 +154,15 @@ public final class ManagedHttpServices implements TriageHttpServices {
 		return fallback;
 	}
 
+	/**
+	 * Note an HTTP service group Triage leaves alone, for the endpoint.
+	 * @param group the group's name
+	 * @param reason why
+	 */
+	void notManaged(String group, String reason) {
+		this.clients.notManaged(group, reason);
+	}
+
 	ManagedClient client(String client) {
 		return this.clients.client(client);
 	}

@@ -25,6 +25,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.TriageFallback;
 import dev.triage.UpstreamResponseException;
+import dev.triage.actuate.TriageEndpoint;
 import dev.triage.support.WireMocks;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -131,6 +132,21 @@ class HttpServiceGroupTests {
 		}
 	}
 
+	@Test
+	void theEndpointListsAWebClientGroupAndAGroupLeftAloneAsNotManaged() {
+		try (ConfigurableApplicationContext context = run(MixedGroupsApplication.class,
+				"--triage.clients.catalog.enabled=false", "--management.endpoints.web.exposure.include=triage")) {
+			context.getBean(FeedApi.class);
+
+			TriageEndpoint.ClientsDescriptor clients = context.getBean(TriageEndpoint.class).clients();
+
+			assertThat(clients.notManaged()).containsOnlyKeys("catalog", "feed");
+			assertThat(clients.notManaged().get("feed")).contains("WebClient");
+			assertThat(clients.notManaged().get("catalog")).contains("triage.clients.catalog.enabled");
+			assertThat(clients.clients()).doesNotContainKeys("catalog", "feed");
+		}
+	}
+
 	private static Throwable rootCause(Throwable thrown) {
 		Throwable cause = thrown;
 		while (cause.getCause() != null && cause.getCause() != cause) {
@@ -181,6 +197,22 @@ class HttpServiceGroupTests {
 	@EnableAutoConfiguration
 	@ImportHttpServices(group = "catalog", types = CatalogApi.class)
 	static class GroupApplication {
+
+	}
+
+	interface FeedApi {
+
+		@GetExchange("/feed")
+		reactor.core.publisher.Mono<String> feed();
+
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	@ImportHttpServices(group = "catalog", types = CatalogApi.class)
+	@ImportHttpServices(group = "feed", types = FeedApi.class,
+			clientType = org.springframework.web.service.registry.HttpServiceGroup.ClientType.WEB_CLIENT)
+	static class MixedGroupsApplication {
 
 	}
 
