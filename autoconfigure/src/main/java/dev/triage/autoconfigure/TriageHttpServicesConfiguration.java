@@ -88,15 +88,13 @@ class TriageHttpServicesConfiguration {
 
 			@Bean
 			static FactoryBean<Object> triageWebClientHttpServiceGroups(ObjectProvider<TriageHttpServices> services,
-					ConfigurableListableBeanFactory beanFactory, Environment environment) {
+					ConfigurableListableBeanFactory beanFactory) {
 				return new FactoryBean<>() {
 
 					@Override
 					public Object getObject() {
-						return new HttpServiceGroups((ManagedHttpServices) services.getObject(), (group) -> null,
-								(group, types) -> {
-								})
-							.webClientConfigurer(beanFactory.getBeanClassLoader());
+						return HttpServiceGroups.webClientConfigurer((ManagedHttpServices) services.getObject(),
+								beanFactory.getBeanClassLoader());
 					}
 
 					@Override

@@ -19,6 +19,7 @@ package dev.triage.engine;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiFunction;
 import java.util.function.Function;
@@ -130,7 +131,7 @@ public final class ManagedClients {
 	 * @return the groups
 	 */
 	public Map<String, String> notManaged() {
-		return Collections.unmodifiableMap(new java.util.TreeMap<>(this.notManaged));
+		return Collections.unmodifiableMap(new TreeMap<>(this.notManaged));
 	}
 
 	/**

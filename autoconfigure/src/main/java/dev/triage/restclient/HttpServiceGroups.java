@@ -103,10 +103,11 @@ public final class HttpServiceGroups {
 	 * Return a configurer of Framework 7's {@code WebClient} groups, an instance of its
 	 * {@code WebClientHttpServiceGroupConfigurer}: it changes nothing, and notes each group as not managed (Triage
 	 * manages blocking {@code RestClient} groups only) so that the endpoint lists it as such.
+	 * @param services the HTTP service client adapter, told of each group
 	 * @param classLoader the application's class loader
 	 * @return the configurer
 	 */
-	public Object webClientConfigurer(ClassLoader classLoader) {
+	public static Object webClientConfigurer(ManagedHttpServices services, ClassLoader classLoader) {
 		Class<?> type = ClassUtils.resolveClassName(WEB_CLIENT_CONFIGURER, classLoader);
 		Class<?> groupCallback = ClassUtils.resolveClassName(GROUP_CALLBACK, classLoader);
 		InvocationHandler handler = (proxy, method, args) -> switch (method.getName()) {
@@ -116,7 +117,7 @@ public final class HttpServiceGroups {
 							if (!"withGroup".equals(m.getName())) {
 								return objectMethod(p, m, a);
 							}
-							this.services.notManaged((String) invoke(a[0], "name"),
+							services.notManaged((String) invoke(a[0], "name"),
 									"a WebClient group: Triage manages RestClient groups");
 							return null;
 						});
