@@ -31,12 +31,10 @@ import java.util.stream.Collectors;
 
 import dev.triage.OriginalResponse;
 import dev.triage.PoisonRequestEvent;
-import dev.triage.TriageFallback;
 import dev.triage.breaker.UpstreamBreaker;
 import dev.triage.channel.Channel;
 import dev.triage.channel.Channels;
 import dev.triage.breaker.UpstreamBreakers;
-import dev.triage.fallback.FallbackResolver;
 import dev.triage.CallObserver;
 import dev.triage.engine.ClientRuntime;
 import dev.triage.engine.ManagedClients;
@@ -51,10 +49,10 @@ import dev.triage.policy.RetryPlanner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.util.ClassUtils;
 
 /**
- * Builds the runtime of every managed Feign client at startup: validated policy table, breaker, fallback.
+ * Builds the runtime of every managed client: validated policy table, breaker, limits and channels; at startup
+ * for the Feign clients, when created for an HTTP service client, and again for a change applied while running.
  */
 final class ManagedClientsFactory {
 
@@ -63,8 +61,6 @@ final class ManagedClientsFactory {
 	private final TriageProperties properties;
 
 	private final UpstreamBreakers breakers;
-
-	private final FallbackResolver fallbacks;
 
 	private final CallObserver observer;
 
@@ -87,18 +83,16 @@ final class ManagedClientsFactory {
 	/** The application's fingerprint key, the same for every client and over reloads. */
 	private final Fingerprints fingerprints;
 
-	ManagedClientsFactory(TriageProperties properties, UpstreamBreakers breakers, FallbackResolver fallbacks,
-			CallObserver observer, Duration poolTimeout, RateLimits rateLimits, ConcurrencyLimits concurrencyLimits,
+	ManagedClientsFactory(TriageProperties properties, UpstreamBreakers breakers, CallObserver observer, Duration poolTimeout, RateLimits rateLimits, ConcurrencyLimits concurrencyLimits,
 			Pauses pauses, ApplicationEventPublisher eventPublisher) {
-		this(properties, breakers, fallbacks, observer, poolTimeout, rateLimits, concurrencyLimits, pauses,
+		this(properties, breakers, observer, poolTimeout, rateLimits, concurrencyLimits, pauses,
 				(Consumer<PoisonRequestEvent>) (event) -> {
 					observer.onPoison(event);
 					eventPublisher.publishEvent(event);
 				}, new Fingerprints());
 	}
 
-	private ManagedClientsFactory(TriageProperties properties, UpstreamBreakers breakers, FallbackResolver fallbacks,
-			CallObserver observer, Duration poolTimeout, RateLimits rateLimits, ConcurrencyLimits concurrencyLimits,
+	private ManagedClientsFactory(TriageProperties properties, UpstreamBreakers breakers, CallObserver observer, Duration poolTimeout, RateLimits rateLimits, ConcurrencyLimits concurrencyLimits,
 			Pauses pauses, Consumer<PoisonRequestEvent> poisonEvents, Fingerprints fingerprints) {
 		PolicyTables.validate(properties);
 		this.planner = new RetryPlanner(() -> ThreadLocalRandom.current().nextDouble(),
@@ -110,7 +104,6 @@ final class ManagedClientsFactory {
 		this.fingerprints = fingerprints;
 		this.properties = properties;
 		this.breakers = breakers;
-		this.fallbacks = fallbacks;
 		this.observer = observer;
 		this.poolTimeout = poolTimeout;
 		this.errorTypes = new ErrorTypeExtractor(properties.getErrorTypePointers(), "triage.error-type-pointers");
@@ -129,8 +122,7 @@ final class ManagedClientsFactory {
 	 * @throws RuntimeException the startup failure these settings would cause
 	 */
 	ManagedClientsFactory withProperties(TriageProperties properties, Set<String> clients) {
-		ManagedClientsFactory next = new ManagedClientsFactory(properties, this.breakers, this.fallbacks,
-				this.observer, this.poolTimeout, this.rateLimits, this.concurrencyLimits, this.pauses, this.poisonEvents,
+		ManagedClientsFactory next = new ManagedClientsFactory(properties, this.breakers, this.observer, this.poolTimeout, this.rateLimits, this.concurrencyLimits, this.pauses, this.poisonEvents,
 				this.fingerprints);
 		ChannelSettings.validate(properties, clients);
 		return next;
@@ -150,28 +142,25 @@ final class ManagedClientsFactory {
 	 * @return the runtime
 	 */
 	ClientRuntime late(String name) {
-		return runtime(name, null);
+		return runtime(name);
 	}
 
 	/**
 	 * Create the registry.
-	 * @param clients the Feign clients declared in the application: name to interface class name
-	 * @param classLoader the loader of the client interfaces
+	 * @param clients the names of the Feign clients declared in the application
 	 * @return the registry
 	 */
-	ManagedClients create(Map<String, String> clients, ClassLoader classLoader) {
-		ChannelSettings.validate(this.properties, clients.keySet());
+	ManagedClients create(Set<String> clients) {
+		ChannelSettings.validate(this.properties, clients);
 		Map<String, ClientRuntime> runtimes = new LinkedHashMap<>();
-		clients.forEach((name, className) -> {
+		clients.forEach((name) -> {
 			if (isEnabled(name)) {
-				Class<?> type = (className != null && ClassUtils.isPresent(className, classLoader))
-						? ClassUtils.resolveClassName(className, classLoader) : null;
-				runtimes.put(name, runtime(name, (type != null) ? this.fallbacks.forClient(type) : null));
+				runtimes.put(name, runtime(name));
 			}
 		});
-		this.properties.getClients().keySet().stream().filter((name) -> !clients.containsKey(name)).forEach(
+		this.properties.getClients().keySet().stream().filter((name) -> !clients.contains(name)).forEach(
 				(name) -> logger.info("triage.clients." + name + " names no Feign client of this application (Feign "
-						+ "clients: " + clients.keySet() + "); it applies to the HTTP service client or group of that "
+						+ "clients: " + clients + "); it applies to the HTTP service client or group of that "
 						+ "name (a client made with TriageHttpServices, a group of @ImportHttpServices)"));
 		return new ManagedClients(runtimes, this::late);
 	}
@@ -181,7 +170,7 @@ final class ManagedClientsFactory {
 		return client == null || client.isEnabled();
 	}
 
-	private ClientRuntime runtime(String name, TriageFallback<?> fallback) {
+	private ClientRuntime runtime(String name) {
 		TriageProperties.Client client = this.properties.getClients().get(name);
 		Clock clock = Clock.systemUTC();
 		Overload overload = Overload.of(OverloadSettings.budget(this.properties, name),
@@ -189,7 +178,7 @@ final class ManagedClientsFactory {
 				this.concurrencyLimits.forClient(name), pauseMax(client),
 				this.pauses.create(name, OriginalResponse.PRIMARY, clock));
 		UpstreamBreaker breaker = this.breakers.forClient(name);
-		return runtime(name, client, fallback, breaker, overload, clock,
+		return runtime(name, client, breaker, overload, clock,
 				new PoisonTracker(OverloadSettings.poison(this.properties, name), System::nanoTime, this.poisonEvents,
 						this.fingerprints),
 				Map.of(), ConcurrentHashMap.newKeySet());
@@ -215,7 +204,7 @@ final class ManagedClientsFactory {
 		Set<String> configured = (client != null) ? client.getChannels().keySet() : Set.of();
 		kept.keySet().stream().filter((channel) -> !channel.equals(OriginalResponse.PRIMARY) && !configured.contains(channel))
 			.forEach((channel) -> this.breakers.remove(ChannelSettings.breakerName(name, channel)));
-		return runtime(name, client, previous.fallback(), previous.breaker(), overload, previous.clock(),
+		return runtime(name, client, previous.breaker(), overload, previous.clock(),
 				previous.poison(), kept, previous.unknownStatusesSeen());
 	}
 
@@ -223,8 +212,7 @@ final class ManagedClientsFactory {
 		return (client != null && client.getPauseMax() != null) ? client.getPauseMax() : this.properties.getPauseMax();
 	}
 
-	private ClientRuntime runtime(String name, TriageProperties.Client client, TriageFallback<?> fallback,
-			UpstreamBreaker breaker, Overload overload, Clock clock, PoisonTracker poison, Map<String, Channel> kept,
+	private ClientRuntime runtime(String name, TriageProperties.Client client, UpstreamBreaker breaker, Overload overload, Clock clock, PoisonTracker poison, Map<String, Channel> kept,
 			Set<Integer> unknownStatusesSeen) {
 		List<Channel> channels = new ArrayList<>();
 		channels.add(new Channel(OriginalResponse.PRIMARY, null, breaker, overload.pause()));
@@ -239,7 +227,7 @@ final class ManagedClientsFactory {
 		}
 		return new ClientRuntime(name, PolicyTables.forClient(this.properties, name), this.planner, this.errorTypes,
 				(int) this.properties.getMaxBodyBytes().toBytes(), this.sensitiveHeaders,
-				(client != null) ? client.getDeadline() : null, this.poolTimeout, breaker, fallback, this.observer,
+				(client != null) ? client.getDeadline() : null, this.poolTimeout, breaker, this.observer,
 				clock, overload, new Channels(channels), poison, unknownStatusesSeen);
 	}
 

@@ -73,12 +73,11 @@ public class TriageAutoConfiguration {
 	ManagedClientsFactory triageManagedClientsFactory(TriageProperties properties, ObjectProvider<DeclaredClients> declared,
 			ObjectProvider<CircuitBreakerRegistry> registry, ObjectProvider<CallObserver> observers,
 			ObjectProvider<RateLimits> rateLimits, ObjectProvider<ConcurrencyLimits> concurrencyLimits,
-			ObjectProvider<Pauses> pauses, ApplicationEventPublisher eventPublisher,
-			ConfigurableListableBeanFactory beanFactory, Environment environment) {
+			ObjectProvider<Pauses> pauses, ApplicationEventPublisher eventPublisher, Environment environment) {
 		ApplicationSettings.rejectSecondBreakerLayer(environment);
 		UpstreamBreakers breakers = new UpstreamBreakers(registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
 				(name) -> ApplicationSettings.breakerConfigured(environment, name));
-		return new ManagedClientsFactory(properties, breakers, new FallbackResolver(beanFactory),
+		return new ManagedClientsFactory(properties, breakers,
 				ApplicationSettings.observer(observers, properties.getCallLogWindow()),
 				declared.getIfAvailable(() -> DeclaredClients.NONE).poolTimeout(),
 				RateLimits.all(rateLimits.orderedStream().toList()),
@@ -92,10 +91,16 @@ public class TriageAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	ManagedClients triageManagedClients(ManagedClientsFactory factory, ObjectProvider<DeclaredClients> declared,
-			ConfigurableListableBeanFactory beanFactory) {
-		return factory.create(declared.getIfAvailable(() -> DeclaredClients.NONE).clients(),
-				beanFactory.getBeanClassLoader());
+	ManagedClients triageManagedClients(ManagedClientsFactory factory, ObjectProvider<DeclaredClients> declared) {
+		return factory.create(declared.getIfAvailable(() -> DeclaredClients.NONE).clients().keySet());
+	}
+
+	/**
+	 * Finds the {@code TriageFallback} bean of a client interface, for every kind of client.
+	 */
+	@Bean
+	FallbackResolver triageFallbackResolver(ConfigurableListableBeanFactory beanFactory) {
+		return new FallbackResolver(beanFactory);
 	}
 
 }

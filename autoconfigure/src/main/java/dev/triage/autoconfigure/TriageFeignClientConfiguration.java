@@ -18,6 +18,7 @@ package dev.triage.autoconfigure;
 
 import dev.triage.engine.ManagedClient;
 import dev.triage.engine.ManagedClients;
+import dev.triage.fallback.FallbackResolver;
 import dev.triage.feign.TriageCapability;
 import dev.triage.feign.TriageErrorDecoder;
 import dev.triage.feign.TriageRetryer;
@@ -56,8 +57,8 @@ class TriageFeignClientConfiguration {
 	}
 
 	@Bean
-	Capability triageCapability(ManagedClient client) {
-		return new TriageCapability(client);
+	Capability triageCapability(ManagedClient client, FallbackResolver fallbacks) {
+		return new TriageCapability(client, fallbacks::forClient);
 	}
 
 }

@@ -43,8 +43,7 @@ class TriageHttpServicesConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	TriageHttpServices triageHttpServices(ManagedClients clients, TriageProperties properties,
-			ConfigurableListableBeanFactory beanFactory) {
-		FallbackResolver fallbacks = new FallbackResolver(beanFactory);
+			FallbackResolver fallbacks) {
 		return new ManagedHttpServices(clients, (name) -> {
 			TriageProperties.Client client = properties.getClients().get(name);
 			return client == null || client.isEnabled();

@@ -22,7 +22,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.triage.CallObserver;
-import dev.triage.TriageFallback;
 import dev.triage.breaker.UpstreamBreaker;
 import dev.triage.channel.Channels;
 import dev.triage.overload.Overload;
@@ -43,7 +42,6 @@ import dev.triage.policy.RetryPlanner;
  * @param deadline the total time budget of one call, {@code null} for none
  * @param poolTimeout the configured wait for a pooled connection, {@code null} when unknown
  * @param breaker the upstream's breaker
- * @param fallback the fallback for this client, {@code null} for none
  * @param observer told about attempts, retries and finished calls
  * @param clock the clock for {@code Retry-After} dates
  * @param overload the retry budget, pause, throttle and rate limit of the upstream
@@ -53,7 +51,7 @@ import dev.triage.policy.RetryPlanner;
  */
 public record ClientRuntime(String name, PolicyTable policy, RetryPlanner planner, ErrorTypeExtractor errorTypes,
 		int maxBodyBytes, Set<String> sensitiveHeaders, Duration deadline, Duration poolTimeout,
-		UpstreamBreaker breaker, TriageFallback<?> fallback, CallObserver observer, Clock clock, Overload overload,
+		UpstreamBreaker breaker, CallObserver observer, Clock clock, Overload overload,
 		Channels channels, PoisonTracker poison, Set<Integer> unknownStatusesSeen) {
 
 	/**
@@ -61,10 +59,10 @@ public record ClientRuntime(String name, PolicyTable policy, RetryPlanner planne
 	 */
 	public ClientRuntime(String name, PolicyTable policy, RetryPlanner planner, ErrorTypeExtractor errorTypes,
 			int maxBodyBytes, Set<String> sensitiveHeaders, Duration deadline, Duration poolTimeout,
-			UpstreamBreaker breaker, TriageFallback<?> fallback, CallObserver observer, Clock clock,
-			Overload overload, Channels channels, PoisonTracker poison) {
+			UpstreamBreaker breaker, CallObserver observer, Clock clock, Overload overload, Channels channels,
+			PoisonTracker poison) {
 		this(name, policy, planner, errorTypes, maxBodyBytes, sensitiveHeaders, deadline, poolTimeout, breaker,
-				fallback, observer, clock, overload, channels, poison, ConcurrentHashMap.newKeySet());
+				observer, clock, overload, channels, poison, ConcurrentHashMap.newKeySet());
 	}
 
 	/**

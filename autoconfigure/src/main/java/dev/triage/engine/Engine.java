@@ -719,27 +719,12 @@ public final class Engine {
 	}
 
 	/**
-	 * The call failed: report it, and hand what actually happened to the fallback, {@code (exception, null)} or
-	 * {@code (null, response)}; the fallback's answer is reported as {@code fallback}, never as a success.
+	 * The call failed: report it, and hand what actually happened to the fallback of the service interface the
+	 * call was made through, {@code (exception, null)} or {@code (null, response)}; the fallback's answer is
+	 * reported as {@code fallback}, never as a success.
 	 * @param call the call
 	 * @param failure what happened
 	 * @param toThrow what the caller gets without a fallback (a user's own error decoder may have chosen it)
-	 * @param method the service interface's method, invoked on the fallback's answer
-	 * @param argv the call's arguments
-	 * @return the fallback's answer
-	 * @throws Throwable {@code toThrow}, or what the fallback threw
-	 */
-	public Object fail(Call call, UpstreamException failure, RuntimeException toThrow, Method method, Object[] argv)
-			throws Throwable {
-		return fail(call, failure, toThrow, this.runtime.fallback(), method, argv);
-	}
-
-	/**
-	 * The call failed: as {@link #fail(Call, UpstreamException, RuntimeException, Method, Object[])}, with the
-	 * fallback of the service interface the call was made through.
-	 * @param call the call
-	 * @param failure what happened
-	 * @param toThrow what the caller gets without a fallback
 	 * @param fallback the fallback, {@code null} for none
 	 * @param method the service interface's method, invoked on the fallback's answer
 	 * @param argv the call's arguments

@@ -27,7 +27,7 @@ public final class ManagedClient {
 
 	private volatile Engine engine;
 
-	/** Whether a service interface of this client has a fallback (HTTP service clients: one per interface). */
+	/** Whether a service interface of this client has a fallback (each interface has its own, or none). */
 	private volatile boolean interfaceFallback;
 
 	/** The base URL of its primary channel as learned from a RestClient it was applied to, {@code null} when none. */
@@ -71,8 +71,8 @@ public final class ManagedClient {
 	 * @param runtime the client's new runtime
 	 */
 	/**
-	 * Note that a service interface of this client has a {@code TriageFallback}: HTTP service clients hand the
-	 * fallback to each call rather than keep it in the runtime.
+	 * Note that a service interface of this client has a {@code TriageFallback}: the adapters hand an interface's
+	 * fallback to each call made through it (several interfaces may share one client, one upstream).
 	 */
 	public void interfaceFallbackDeclared() {
 		this.interfaceFallback = true;
@@ -83,7 +83,7 @@ public final class ManagedClient {
 	 * @return whether a fallback is declared
 	 */
 	public boolean hasFallback() {
-		return this.interfaceFallback || runtime().fallback() != null;
+		return this.interfaceFallback;
 	}
 
 	/**

@@ -19,7 +19,9 @@ package dev.triage.feign;
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Function;
 
+import dev.triage.TriageFallback;
 import dev.triage.engine.ManagedClient;
 import feign.Capability;
 import feign.Client;
@@ -37,12 +39,16 @@ public final class TriageCapability implements Capability {
 
 	private final ManagedClient client;
 
+	private final Function<Class<?>, TriageFallback<?>> fallbacks;
+
 	/**
 	 * Create the capability of one client.
 	 * @param client the client
+	 * @param fallbacks the fallback of a client interface, {@code null} for none
 	 */
-	public TriageCapability(ManagedClient client) {
+	public TriageCapability(ManagedClient client, Function<Class<?>, TriageFallback<?>> fallbacks) {
 		this.client = client;
+		this.fallbacks = fallbacks;
 	}
 
 	@Override
@@ -58,9 +64,14 @@ public final class TriageCapability implements Capability {
 	@Override
 	public InvocationHandlerFactory enrich(InvocationHandlerFactory factory) {
 		return (target, dispatch) -> {
+			TriageFallback<?> fallback = this.fallbacks.apply(target.type());
+			if (fallback != null) {
+				this.client.interfaceFallbackDeclared();
+			}
 			Map<Method, MethodHandler> wrapped = new LinkedHashMap<>();
 			dispatch.forEach((method, handler) -> wrapped.put(method, method.isDefault() ? handler
-					: new TriageMethodHandler(handler, this.client, method, Feign.configKey(target.type(), method))));
+					: new TriageMethodHandler(handler, this.client, fallback, method,
+							Feign.configKey(target.type(), method))));
 			return factory.create(target, wrapped);
 		};
 	}

@@ -19,6 +19,7 @@ package dev.triage.feign;
 import java.lang.reflect.Method;
 
 import dev.triage.CallOutcome;
+import dev.triage.TriageFallback;
 import dev.triage.UpstreamException;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.engine.Call;
@@ -38,13 +39,18 @@ final class TriageMethodHandler implements MethodHandler {
 
 	private final ManagedClient client;
 
+	/** The fallback of the client interface the call is made through, {@code null} for none. */
+	private final TriageFallback<?> fallback;
+
 	private final Method method;
 
 	private final String methodKey;
 
-	TriageMethodHandler(MethodHandler delegate, ManagedClient client, Method method, String methodKey) {
+	TriageMethodHandler(MethodHandler delegate, ManagedClient client, TriageFallback<?> fallback, Method method,
+			String methodKey) {
 		this.delegate = delegate;
 		this.client = client;
+		this.fallback = fallback;
 		this.method = method;
 		this.methodKey = methodKey;
 	}
@@ -56,7 +62,7 @@ final class TriageMethodHandler implements MethodHandler {
 		try {
 			UpstreamUnavailableException refused = engine.refuseEarly(this.methodKey);
 			if (refused != null) {
-				return engine.fail(call, refused, refused, this.method, argv);
+				return engine.fail(call, refused, refused, this.fallback, this.method, argv);
 			}
 			Object result;
 			try {
@@ -79,13 +85,13 @@ final class TriageMethodHandler implements MethodHandler {
 	private Object ended(Engine engine, Call call, RuntimeException thrown, Object[] argv) throws Throwable {
 		UpstreamException typed = typed(thrown, call);
 		if (typed != null) {
-			return engine.fail(call, typed, typed, this.method, argv);
+			return engine.fail(call, typed, typed, this.fallback, this.method, argv);
 		}
 		UpstreamException answered = call.lastAnswer();
 		if (answered != null) {
 			// The user's own error decoder turned a real answer into an exception of its choice: the caller gets
 			// that exception, but metrics, log and fallback see what the upstream really said.
-			return engine.fail(call, answered, thrown, this.method, argv);
+			return engine.fail(call, answered, thrown, this.fallback, this.method, argv);
 		}
 		// Not the upstream's doing as far as Triage can tell (encoding, decoding a 2xx body): still a call the
 		// caller saw fail, so it is counted, never as a success.

@@ -109,7 +109,7 @@ public final class Fixtures {
 		ManagedClient managed = new ManagedClient(runtime);
 		return Feign.builder()
 			.client(client)
-			.addCapability(new TriageCapability(managed))
+			.addCapability(new TriageCapability(managed, (type) -> null))
 			.errorDecoder(new TriageErrorDecoder(managed))
 			.retryer(new TriageRetryer(managed))
 			.target(Api.class, url);
@@ -147,7 +147,7 @@ public final class Fixtures {
 		UpstreamBreaker breaker = new Resilience4jUpstreamBreaker(circuitBreaker);
 		return new ClientRuntime("bench", table, new RetryPlanner(() -> ThreadLocalRandom.current().nextDouble()),
 				new ErrorTypeExtractor(List.of("/error/type", "/type", "/error/code", "/code"), "bench"), 64 * 1024,
-				Set.of("authorization", "cookie", "set-cookie"), null, null, breaker, null, observer, clock, overload,
+				Set.of("authorization", "cookie", "set-cookie"), null, null, breaker, observer, clock, overload,
 				new Channels(List.of(new Channel(OriginalResponse.PRIMARY, null, breaker, overload.pause()))),
 				new PoisonTracker(PoisonTracker.Settings.DEFAULTS, System::nanoTime, (event) -> {
 				}));
