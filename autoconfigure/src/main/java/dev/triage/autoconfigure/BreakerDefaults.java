@@ -27,12 +27,14 @@ import dev.triage.breaker.UpstreamBreakers;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.common.circuitbreaker.configuration.CommonCircuitBreakerConfigurationProperties;
 import io.github.resilience4j.common.circuitbreaker.configuration.CommonCircuitBreakerConfigurationProperties.InstanceProperties;
+import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.cloud.openfeign.FeignClientSpecification;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * Puts Triage's breaker defaults underneath whatever the application configures for Triage's breakers, field
@@ -45,15 +47,22 @@ import org.springframework.core.env.Environment;
  * and an open one does not take the application down ({@code allow-health-indicator-to-fail: false}, as
  * Resilience4j means it: a dependency's outage is not this application's death).
  */
-final class BreakerDefaults implements BeanPostProcessor {
+final class BreakerDefaults implements BeanPostProcessor, BeanClassLoaderAware {
 
 	private final ObjectProvider<FeignClientSpecification> specifications;
 
 	private final Environment environment;
 
+	private ClassLoader classLoader = ClassUtils.getDefaultClassLoader();
+
 	BreakerDefaults(ObjectProvider<FeignClientSpecification> specifications, Environment environment) {
 		this.specifications = specifications;
 		this.environment = environment;
+	}
+
+	@Override
+	public void setBeanClassLoader(ClassLoader classLoader) {
+		this.classLoader = classLoader;
 	}
 
 	@Override
@@ -69,9 +78,10 @@ final class BreakerDefaults implements BeanPostProcessor {
 			.bind("triage.clients", Bindable.mapOf(String.class, TriageProperties.Client.class))
 			.orElse(Map.of());
 		Set<String> names = new LinkedHashSet<>();
-		this.specifications.orderedStream()
-			.map(FeignClientSpecification::getName)
-			.filter((name) -> !name.startsWith("default."))
+		new DeclaredClients(FeignClientNames.of(this.specifications.orderedStream(), this.environment,
+				this.classLoader), null)
+			.names()
+			.stream()
 			.filter((name) -> !clients.containsKey(name) || clients.get(name).isEnabled())
 			.forEach(names::add);
 		clients.forEach((client, settings) -> {

@@ -117,14 +117,14 @@ final class ManagedClientsFactory {
 	 * Return a factory for other settings, validated as at startup, with the same breakers, fallbacks, observers
 	 * and limits.
 	 * @param properties the settings
-	 * @param clients the names of the Feign clients declared in the application
+	 * @param clients the Feign clients declared in the application
 	 * @return the factory
 	 * @throws RuntimeException the startup failure these settings would cause
 	 */
-	ManagedClientsFactory withProperties(TriageProperties properties, Set<String> clients) {
+	ManagedClientsFactory withProperties(TriageProperties properties, DeclaredClients clients) {
 		ManagedClientsFactory next = new ManagedClientsFactory(properties, this.breakers, this.observer, this.poolTimeout, this.rateLimits, this.concurrencyLimits, this.pauses, this.poisonEvents,
 				this.fingerprints);
-		ChannelSettings.validate(properties, clients);
+		validate(properties, clients);
 		return next;
 	}
 
@@ -147,11 +147,12 @@ final class ManagedClientsFactory {
 
 	/**
 	 * Create the registry.
-	 * @param clients the names of the Feign clients declared in the application
+	 * @param declared the Feign clients declared in the application
 	 * @return the registry
 	 */
-	ManagedClients create(Set<String> clients) {
-		ChannelSettings.validate(this.properties, clients);
+	ManagedClients create(DeclaredClients declared) {
+		validate(this.properties, declared);
+		Set<String> clients = declared.names();
 		Map<String, ClientRuntime> runtimes = new LinkedHashMap<>();
 		clients.forEach((name) -> {
 			if (isEnabled(name)) {
@@ -163,6 +164,11 @@ final class ManagedClientsFactory {
 						+ "clients: " + clients + "); it applies to the HTTP service client or group of that "
 						+ "name (a client made with TriageHttpServices, a group of @ImportHttpServices)"));
 		return new ManagedClients(runtimes, this::late);
+	}
+
+	private static void validate(TriageProperties properties, DeclaredClients declared) {
+		declared.rejectContextIdKeys(properties.getClients().keySet());
+		ChannelSettings.validate(properties, declared.names());
 	}
 
 	boolean isEnabled(String name) {

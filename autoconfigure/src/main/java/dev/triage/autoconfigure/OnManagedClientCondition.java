@@ -23,7 +23,8 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * Matches in a Feign client context unless {@code triage.clients.<name>.enabled} is false; {@code --debug}'s
+ * Matches in a Feign client context unless {@code triage.clients.<name>.enabled} is false, {@code <name>} being
+ * the {@code @FeignClient} name (a context is named after the {@code contextId} when one is set); {@code --debug}'s
  * condition report says which client and why.
  */
 class OnManagedClientCondition extends SpringBootCondition {
@@ -33,16 +34,30 @@ class OnManagedClientCondition extends SpringBootCondition {
 	@Override
 	public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
 		ConditionMessage.Builder message = ConditionMessage.forCondition("Triage-managed Feign client");
-		String name = context.getEnvironment().getProperty(CLIENT_NAME_PROPERTY);
-		if (name == null) {
+		String contextId = context.getEnvironment().getProperty(CLIENT_NAME_PROPERTY);
+		if (contextId == null) {
 			return ConditionOutcome.noMatch(message.because("this is not a Feign client context ('"
 					+ CLIENT_NAME_PROPERTY + "' is not set)"));
 		}
+		String name = name(context, contextId);
 		String enabled = "triage.clients." + name + ".enabled";
 		if (!context.getEnvironment().getProperty(enabled, Boolean.class, true)) {
 			return ConditionOutcome.noMatch(message.because("client '" + name + "' has " + enabled + "=false"));
 		}
 		return ConditionOutcome.match(message.because("client '" + name + "' is managed"));
+	}
+
+	/**
+	 * Return the name of the client a Feign client context belongs to (its {@code @FeignClient} name, as the
+	 * application's {@link DeclaredClients} has it).
+	 * @param context the condition context of the Feign client context
+	 * @param contextId the Feign client context's name
+	 * @return the client's name
+	 */
+	static String name(ConditionContext context, String contextId) {
+		DeclaredClients declared = (context.getBeanFactory() != null)
+				? context.getBeanFactory().getBeanProvider(DeclaredClients.class).getIfAvailable() : null;
+		return (declared != null) ? declared.name(contextId) : contextId;
 	}
 
 }

@@ -29,7 +29,8 @@ import org.springframework.util.StringUtils;
 
 /**
  * The base URL of each Feign client's primary channel, read the way Spring Cloud OpenFeign builds its target:
- * the {@code @FeignClient} url (placeholders resolved), else {@code spring.cloud.openfeign.client.config.<name>.url},
+ * the {@code @FeignClient} url (placeholders resolved), else
+ * {@code spring.cloud.openfeign.client.config.<contextId>.url},
  * else the load-balanced {@code http://<name>}; then the annotation's path. For display only: the call path
  * keeps using the target Feign built.
  */
@@ -48,16 +49,17 @@ final class PrimaryUrls {
 					urls.put(group, settings.baseUrl().trim());
 				}
 			}));
-		declared.clients().forEach((name, className) -> {
-			String url = of(name, className, environment, classLoader);
+		// Several interfaces of one name: the first declared shows the client's primary URL.
+		declared.contexts().forEach((context) -> {
+			String url = of(context.contextId(), context.className(), environment, classLoader);
 			if (url != null) {
-				urls.put(name, url);
+				urls.putIfAbsent(context.name(), url);
 			}
 		});
 		return urls;
 	}
 
-	static String of(String name, String className, Environment environment, ClassLoader classLoader) {
+	static String of(String contextId, String className, Environment environment, ClassLoader classLoader) {
 		if (className == null || !ClassUtils.isPresent(className, classLoader)) {
 			return null;
 		}
@@ -68,11 +70,11 @@ final class PrimaryUrls {
 		}
 		String url = resolve(environment, client.url());
 		if (!StringUtils.hasText(url)) {
-			url = environment.getProperty("spring.cloud.openfeign.client.config." + name + ".url", "").trim();
+			url = environment.getProperty("spring.cloud.openfeign.client.config." + contextId + ".url", "").trim();
 		}
 		if (!StringUtils.hasText(url)) {
 			String service = StringUtils.hasText(client.name()) ? client.name() : client.value();
-			url = "http://" + resolve(environment, StringUtils.hasText(service) ? service : name);
+			url = "http://" + resolve(environment, StringUtils.hasText(service) ? service : contextId);
 		}
 		else if (!url.contains("://")) {
 			url = "http://" + url;

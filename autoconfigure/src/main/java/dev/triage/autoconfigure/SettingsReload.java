@@ -50,7 +50,7 @@ final class SettingsReload {
 
 	private final ManagedClients clients;
 
-	private final Set<String> declared;
+	private final DeclaredClients declared;
 
 	private final Environment environment;
 
@@ -69,7 +69,7 @@ final class SettingsReload {
 	 */
 	private Map<String, String> inForce;
 
-	SettingsReload(ManagedClientsFactory factory, ManagedClients clients, Set<String> declared,
+	SettingsReload(ManagedClientsFactory factory, ManagedClients clients, DeclaredClients declared,
 			Environment environment, ConfigHistory history) {
 		this.factory = factory;
 		this.clients = clients;

@@ -43,24 +43,28 @@ final class TimeoutLayering {
 
 	/**
 	 * Warn for every managed client whose read timeout exceeds its own deadline.
-	 * @param clients the names of the managed Feign clients
+	 * @param clients the contexts of the managed Feign clients (a read timeout is set per context, a deadline per
+	 * client name)
 	 * @param properties Triage's properties (the deadlines)
 	 * @param feign Spring Cloud OpenFeign's client properties, {@code null} when absent
 	 */
-	static void warnWhereReadTimeoutExceedsDeadline(Collection<String> clients, TriageProperties properties,
-			FeignClientProperties feign) {
-		clients.forEach((name) -> {
+	static void warnWhereReadTimeoutExceedsDeadline(Collection<DeclaredClients.Context> clients,
+			TriageProperties properties, FeignClientProperties feign) {
+		clients.forEach((context) -> {
+			String name = context.name();
+			String contextId = context.contextId();
 			TriageProperties.Client client = properties.getClients().get(name);
 			Duration deadline = (client != null) ? client.getDeadline() : null;
 			if (deadline == null) {
 				return;
 			}
-			ReadTimeout read = readTimeout(name, feign);
+			ReadTimeout read = readTimeout(contextId, feign);
 			if (read.value().compareTo(deadline) > 0) {
-				logger.warn("Triage: client '" + name + "' has a read timeout of " + format(read.value()) + " ("
+				logger.warn("Triage: client '" + name + "'"
+						+ (contextId.equals(name) ? "" : " (contextId '" + contextId + "')") + " has a read timeout of " + format(read.value()) + " ("
 						+ read.source() + ") longer than its deadline of " + format(deadline) + " (triage.clients." + name
 						+ ".deadline): the deadline cuts a slow attempt first, so that read timeout never fires and no "
-						+ "retry after a timeout fits. Set " + CONFIG + name + ".read-timeout below the deadline (about "
+						+ "retry after a timeout fits. Set " + CONFIG + contextId + ".read-timeout below the deadline (about "
 						+ format(deadline.dividedBy(2)) + " leaves room for one retry); keep the layers: client deadline > "
 						+ "gateway timeout > backend timeout.");
 			}

@@ -86,13 +86,14 @@ public class TriageAutoConfiguration {
 	}
 
 	/**
-	 * Resolves at startup the policy table, breaker and fallback of every client the application declares (the
-	 * Feign clients; HTTP service clients are added when created); a bad table fails startup here.
+	 * Resolves at startup the policy table, breaker and limits of every client the application declares (the
+	 * Feign clients, one per {@code @FeignClient} name; HTTP service clients are added when created); a bad table
+	 * fails startup here. Fallbacks belong to interfaces: each adapter finds its interface's own.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	ManagedClients triageManagedClients(ManagedClientsFactory factory, ObjectProvider<DeclaredClients> declared) {
-		return factory.create(declared.getIfAvailable(() -> DeclaredClients.NONE).clients().keySet());
+		return factory.create(declared.getIfAvailable(() -> DeclaredClients.NONE));
 	}
 
 	/**

@@ -25,6 +25,7 @@ import dev.triage.feign.TriageRetryer;
 import feign.Capability;
 import feign.Retryer;
 import feign.codec.ErrorDecoder;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -32,16 +33,20 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
 
 /**
- * Registered in each Feign client's own context: the client's error decoder, retryer and capability. A
- * decoder or retryer declared in the client's configuration (or the application) wins.
+ * Registered in each Feign client's own context: the client's error decoder, retryer and capability, all bound to
+ * the managed client of the {@code @FeignClient} name (shared by every {@code contextId} of that name), the
+ * capability with the fallback of the context's own interface. A decoder or retryer declared in the client's
+ * configuration (or the application) wins.
  */
 @Configuration(proxyBeanMethods = false)
 @Conditional(OnManagedClientCondition.class)
 class TriageFeignClientConfiguration {
 
 	@Bean
-	ManagedClient triageManagedClient(ManagedClients clients, Environment environment) {
-		return clients.client(environment.getProperty(OnManagedClientCondition.CLIENT_NAME_PROPERTY));
+	ManagedClient triageManagedClient(ManagedClients clients, ObjectProvider<DeclaredClients> declared,
+			Environment environment) {
+		String contextId = environment.getProperty(OnManagedClientCondition.CLIENT_NAME_PROPERTY);
+		return clients.client(declared.getIfAvailable(() -> DeclaredClients.NONE).name(contextId));
 	}
 
 	@Bean

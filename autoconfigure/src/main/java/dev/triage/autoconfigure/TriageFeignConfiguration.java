@@ -16,18 +16,18 @@
 package dev.triage.autoconfigure;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
 import feign.Feign;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.cloud.openfeign.FeignClientProperties;
 import org.springframework.cloud.openfeign.FeignClientSpecification;
 import org.springframework.cloud.openfeign.support.FeignHttpClientProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * The Feign adapter's wiring: Triage's configuration in every Feign client's context, and the Feign clients the
@@ -51,12 +51,11 @@ class TriageFeignConfiguration {
 
 	@Bean
 	DeclaredClients triageDeclaredFeignClients(ObjectProvider<FeignClientSpecification> specifications,
-			ObjectProvider<FeignHttpClientProperties> httpClientProperties) {
-		Map<String, String> clients = new LinkedHashMap<>();
-		specifications.orderedStream()
-			.filter((spec) -> !spec.getName().startsWith("default."))
-			.forEach((spec) -> clients.put(spec.getName(), spec.getClassName()));
-		return new DeclaredClients(clients, poolTimeout(httpClientProperties.getIfAvailable()));
+			ObjectProvider<FeignHttpClientProperties> httpClientProperties, Environment environment,
+			ConfigurableListableBeanFactory beanFactory) {
+		return new DeclaredClients(
+				FeignClientNames.of(specifications.orderedStream(), environment, beanFactory.getBeanClassLoader()),
+				poolTimeout(httpClientProperties.getIfAvailable()));
 	}
 
 	/**
@@ -65,10 +64,10 @@ class TriageFeignConfiguration {
 	@Bean
 	SmartInitializingSingleton triageTimeoutLayering(DeclaredClients declared, TriageProperties properties,
 			ObjectProvider<FeignClientProperties> feignClientProperties) {
-		return () -> TimeoutLayering.warnWhereReadTimeoutExceedsDeadline(declared.clients()
-			.keySet()
+		return () -> TimeoutLayering.warnWhereReadTimeoutExceedsDeadline(declared.contexts()
 			.stream()
-			.filter((name) -> properties.getClients().get(name) == null || properties.getClients().get(name).isEnabled())
+			.filter((context) -> properties.getClients().get(context.name()) == null
+					|| properties.getClients().get(context.name()).isEnabled())
 			.toList(), properties, feignClientProperties.getIfAvailable());
 	}
 

@@ -39,7 +39,7 @@ class TriageReloadConfiguration {
 	SettingsReload triageSettingsReload(ManagedClientsFactory factory, ManagedClients clients,
 			ObjectProvider<DeclaredClients> declared, Environment environment, ConfigHistory history) {
 		return new SettingsReload(factory, clients,
-				declared.getIfAvailable(() -> DeclaredClients.NONE).clients().keySet(), environment, history);
+				declared.getIfAvailable(() -> DeclaredClients.NONE), environment, history);
 	}
 
 	@Bean

@@ -57,10 +57,27 @@ class PrimaryUrlsTests {
 		this.environment.setProperty("spring.http.serviceclient.catalog.base-url", "http://catalog.internal/api");
 		this.environment.setProperty("spring.http.serviceclient.catalog.read-timeout", "2s");
 
-		assertThat(PrimaryUrls.of(new DeclaredClients(java.util.Map.of("orders", WithUrl.class.getName()), null),
+		assertThat(PrimaryUrls.of(declared(new DeclaredClients.Context("orders", "orders", WithUrl.class.getName())),
 				this.environment, getClass().getClassLoader()))
 			.containsEntry("catalog", "http://catalog.internal/api")
 			.containsEntry("orders", "http://orders.internal:8080/api/v1");
+	}
+
+	@Test
+	void interfacesSharingANameShowTheFirstDeclaredOnesUrlReadByItsContextId() {
+		this.environment.setProperty("spring.cloud.openfeign.client.config.stockAdmin.url", "https://admin.internal");
+		this.environment.setProperty("spring.cloud.openfeign.client.config.stock.url", "https://wrong.internal");
+
+		assertThat(PrimaryUrls.of(
+				declared(new DeclaredClients.Context("stockAdmin", "stock", WithoutUrl.class.getName()),
+						new DeclaredClients.Context("stockReads", "stock", Bare.class.getName())),
+				this.environment, getClass().getClassLoader()))
+			.containsOnlyKeys("stock")
+			.containsEntry("stock", "https://admin.internal");
+	}
+
+	private static DeclaredClients declared(DeclaredClients.Context... contexts) {
+		return new DeclaredClients(java.util.List.of(contexts), null);
 	}
 
 	private String url(String name, Class<?> type) {

@@ -18,6 +18,7 @@ package dev.triage.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -28,6 +29,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.cloud.openfeign.FeignAutoConfiguration;
+import org.springframework.cloud.openfeign.FeignClientProperties;
 import org.springframework.cloud.openfeign.FeignClientSpecification;
 
 /**
@@ -106,6 +108,27 @@ class TimeoutLayeringTests {
 			.run((context) -> assertThat(context).hasNotFailed());
 
 		assertThat(warnings(output)).isEmpty();
+	}
+
+	@Test
+	void aContextIdsReadTimeoutIsComparedWithTheDeadlineOfItsClientsName(CapturedOutput output) {
+		TriageProperties properties = new TriageProperties();
+		TriageProperties.Client stock = new TriageProperties.Client();
+		stock.setDeadline(Duration.ofSeconds(3));
+		properties.getClients().put("stock", stock);
+		FeignClientProperties feign = new FeignClientProperties();
+		FeignClientProperties.FeignClientConfiguration admin = new FeignClientProperties.FeignClientConfiguration();
+		admin.setReadTimeout(5000);
+		feign.getConfig().put("stockAdmin", admin);
+
+		TimeoutLayering.warnWhereReadTimeoutExceedsDeadline(
+				List.of(new DeclaredClients.Context("stockAdmin", "stock", null)), properties, feign);
+
+		assertThat(warnings(output)).singleElement()
+			.asString()
+			.contains("client 'stock' (contextId 'stockAdmin') has a read timeout of 5s")
+			.contains("deadline of 3s (triage.clients.stock.deadline)")
+			.contains("Set spring.cloud.openfeign.client.config.stockAdmin.read-timeout below the deadline");
 	}
 
 	private static List<String> warnings(CapturedOutput output) {
