@@ -40,6 +40,7 @@ import dev.triage.engine.ManagedClient;
 import dev.triage.engine.ManagedClients;
 import dev.triage.policy.RetryDecision;
 import org.springframework.util.ClassUtils;
+import org.springframework.util.ReflectionUtils;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.support.RestClientAdapter;
 import org.springframework.web.service.invoker.HttpServiceProxyFactory;
@@ -179,8 +180,12 @@ public final class ManagedHttpServices implements TriageHttpServices {
 			if (method.isDefault()) {
 				return InvocationHandler.invokeDefault(proxy, method, args);
 			}
-			return call(client, fallback, keys.computeIfAbsent(method, (m) -> methodKey(serviceType, m)), method, args,
-					() -> invoke(method, target, args));
+			return call(client, fallback, keys.computeIfAbsent(method, (m) -> {
+				// A service interface need not be public (a package-private one is common): Spring's proxy behind
+				// it is called the way Spring calls it.
+				ReflectionUtils.makeAccessible(m);
+				return methodKey(serviceType, m);
+			}), method, args, () -> invoke(method, target, args));
 		};
 		return (S) Proxy.newProxyInstance(serviceType.getClassLoader(), new Class<?>[] { serviceType }, handler);
 	}
