@@ -28,11 +28,10 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.common.circuitbreaker.configuration.CommonCircuitBreakerConfigurationProperties;
 import io.github.resilience4j.common.circuitbreaker.configuration.CommonCircuitBreakerConfigurationProperties.InstanceProperties;
 import org.springframework.beans.factory.BeanClassLoaderAware;
-import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
-import org.springframework.cloud.openfeign.FeignClientSpecification;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
@@ -49,14 +48,14 @@ import org.springframework.util.ClassUtils;
  */
 final class BreakerDefaults implements BeanPostProcessor, BeanClassLoaderAware {
 
-	private final ObjectProvider<FeignClientSpecification> specifications;
+	private final ListableBeanFactory beanFactory;
 
 	private final Environment environment;
 
 	private ClassLoader classLoader = ClassUtils.getDefaultClassLoader();
 
-	BreakerDefaults(ObjectProvider<FeignClientSpecification> specifications, Environment environment) {
-		this.specifications = specifications;
+	BreakerDefaults(ListableBeanFactory beanFactory, Environment environment) {
+		this.beanFactory = beanFactory;
 		this.environment = environment;
 	}
 
@@ -78,10 +77,10 @@ final class BreakerDefaults implements BeanPostProcessor, BeanClassLoaderAware {
 			.bind("triage.clients", Bindable.mapOf(String.class, TriageProperties.Client.class))
 			.orElse(Map.of());
 		Set<String> names = new LinkedHashSet<>();
-		new DeclaredClients(FeignClientNames.of(this.specifications.orderedStream(), this.environment,
-				this.classLoader), null)
-			.names()
-			.stream()
+		// Spring Cloud OpenFeign may be absent (HTTP service clients alone): its types are touched only when present.
+		Set<String> feignClients = ClassUtils.isPresent(FeignClientNames.SPECIFICATION, this.classLoader)
+				? FeignClientNames.declared(this.beanFactory, this.environment, this.classLoader).names() : Set.of();
+		feignClients.stream()
 			.filter((name) -> !clients.containsKey(name) || clients.get(name).isEnabled())
 			.forEach(names::add);
 		clients.forEach((client, settings) -> {

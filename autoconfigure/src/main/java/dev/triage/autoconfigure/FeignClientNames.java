@@ -18,6 +18,7 @@ package dev.triage.autoconfigure;
 import java.util.List;
 import java.util.stream.Stream;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.cloud.openfeign.FeignClient;
 import org.springframework.cloud.openfeign.FeignClientSpecification;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -32,7 +33,23 @@ import org.springframework.util.StringUtils;
  */
 final class FeignClientNames {
 
+	/** Spring Cloud OpenFeign's specification type: check it is present before calling into this class. */
+	static final String SPECIFICATION = "org.springframework.cloud.openfeign.FeignClientSpecification";
+
 	private FeignClientNames() {
+	}
+
+	/**
+	 * Return the Feign clients declared in an application, their pool wait unknown.
+	 * @param beanFactory the application's bean factory
+	 * @param environment the application's environment
+	 * @param classLoader the loader of the client interfaces
+	 * @return the declared clients
+	 */
+	static DeclaredClients declared(ListableBeanFactory beanFactory, Environment environment, ClassLoader classLoader) {
+		return new DeclaredClients(
+				of(beanFactory.getBeanProvider(FeignClientSpecification.class).orderedStream(), environment, classLoader),
+				null);
 	}
 
 	static List<DeclaredClients.Context> of(Stream<FeignClientSpecification> specifications, Environment environment,

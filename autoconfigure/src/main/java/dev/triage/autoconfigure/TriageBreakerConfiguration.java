@@ -17,9 +17,8 @@
 package dev.triage.autoconfigure;
 
 import io.github.resilience4j.common.circuitbreaker.configuration.CommonCircuitBreakerConfigurationProperties;
-import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.cloud.openfeign.FeignClientSpecification;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -33,9 +32,8 @@ import org.springframework.core.env.Environment;
 class TriageBreakerConfiguration {
 
 	@Bean
-	static BreakerDefaults triageBreakerDefaults(ObjectProvider<FeignClientSpecification> specifications,
-			Environment environment) {
-		return new BreakerDefaults(specifications, environment);
+	static BreakerDefaults triageBreakerDefaults(ListableBeanFactory beanFactory, Environment environment) {
+		return new BreakerDefaults(beanFactory, environment);
 	}
 
 }

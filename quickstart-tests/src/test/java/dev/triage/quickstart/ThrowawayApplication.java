@@ -27,6 +27,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -56,22 +57,40 @@ final class ThrowawayApplication {
 		this.dir = dir;
 	}
 
+	private Path sources() {
+		return this.dir.resolve("src/main/java/dev/triage/quickstart");
+	}
+
 	/**
 	 * Writes the application: its pom is the parent plus {@code snippet}, with {@code extraDependencies} added to
 	 * the snippet's own {@code <dependencies>}.
 	 */
 	static ThrowawayApplication create(String name, String snippet, String extraDependencies) throws IOException {
-		Path dir = Path.of(System.getProperty("triage.target")).resolve(name);
-		Path sources = dir.resolve("src/main/java/dev/triage/quickstart");
-		Files.createDirectories(sources);
-		Files.createDirectories(dir.resolve("src/main/resources"));
-		Files.createDirectories(dir.resolve("target"));
+		ThrowawayApplication application = create(name, snippet, extraDependencies, Map.of());
 		Path quickStart = ROOT.resolve("autoconfigure/src/test/java/dev/triage/quickstart");
 		for (String source : List.of("ShopApplication.java", "InventoryClient.java")) {
-			Files.copy(quickStart.resolve(source), sources.resolve(source), StandardCopyOption.REPLACE_EXISTING);
+			Files.copy(quickStart.resolve(source), application.sources().resolve(source),
+					StandardCopyOption.REPLACE_EXISTING);
 		}
 		Files.copy(ROOT.resolve("autoconfigure/src/test/resources/quickstart/application.yml"),
-				dir.resolve("src/main/resources/application.yml"), StandardCopyOption.REPLACE_EXISTING);
+				application.dir.resolve("src/main/resources/application.yml"), StandardCopyOption.REPLACE_EXISTING);
+		return application;
+	}
+
+	/**
+	 * Writes an application of its own code: {@code sources} maps a file name to its text, in package
+	 * {@code dev.triage.quickstart}.
+	 */
+	static ThrowawayApplication create(String name, String snippet, String extraDependencies,
+			Map<String, String> sources) throws IOException {
+		Path dir = Path.of(System.getProperty("triage.target")).resolve(name);
+		Files.createDirectories(dir.resolve("src/main/java/dev/triage/quickstart"));
+		Files.createDirectories(dir.resolve("src/main/resources"));
+		Files.createDirectories(dir.resolve("target"));
+		for (Map.Entry<String, String> source : sources.entrySet()) {
+			Files.writeString(dir.resolve("src/main/java/dev/triage/quickstart").resolve(source.getKey()),
+					source.getValue(), StandardCharsets.UTF_8);
+		}
 		String pomSnippet = snippet;
 		if (!extraDependencies.isEmpty()) {
 			int end = snippet.lastIndexOf("</dependencies>");
@@ -154,13 +173,22 @@ final class ThrowawayApplication {
 	 * returns what it printed once it has either started or failed to.
 	 */
 	String start() throws Exception {
+		return start("ShopApplication", "Started ShopApplication", "--inventory.url=http://127.0.0.1:9");
+	}
+
+	/**
+	 * Starts a main class of package {@code dev.triage.quickstart} (not a web application) and returns what it
+	 * printed once it printed {@code ready} or ended.
+	 */
+	String start(String mainClass, String ready, String... args) throws Exception {
 		Path target = this.dir.resolve("target").toAbsolutePath();
 		String classPath = target.resolve("classes") + File.pathSeparator
 				+ Files.readString(target.resolve("classpath.txt")).strip();
 		Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-		List<String> command = List.of(java.toString(), "-cp", classPath, "dev.triage.quickstart.ShopApplication",
-				"--spring.main.web-application-type=none", "--inventory.url=http://127.0.0.1:9");
-		return run(command, this.dir.resolve("start.log"), "Started ShopApplication");
+		List<String> command = new ArrayList<>(List.of(java.toString(), "-cp", classPath,
+				"dev.triage.quickstart." + mainClass, "--spring.main.web-application-type=none"));
+		command.addAll(List.of(args));
+		return run(command, this.dir.resolve("start.log"), ready);
 	}
 
 	/**
