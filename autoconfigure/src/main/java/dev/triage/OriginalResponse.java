@@ -118,9 +118,27 @@ public record OriginalResponse(String client, String methodKey, String httpMetho
 	@Override
 	public String toString() {
 		return "OriginalResponse[client=" + this.client + ", methodKey=" + this.methodKey + ", request="
-				+ this.httpMethod + " " + this.url + ", status=" + this.status + ", errorType=" + this.errorType
+				+ this.httpMethod + " " + this.url + ", status=" + this.status + ", errorType=" + shown(this.errorType)
 				+ ", bodyBytes=" + this.body.length + (this.bodyTruncated ? "+" : "") + ", attempts=" + this.attempts
 				+ ", elapsed=" + this.elapsed + ", channel=" + this.channel + "]";
+	}
+
+	/**
+	 * Return an upstream's text (an error type) as a message shows it: one line, control characters as spaces, at
+	 * most 100 characters. A body may say anything; a message must not forge a log line.
+	 * @param text the text, {@code null} for none
+	 * @return the text as shown
+	 */
+	static String shown(String text) {
+		if (text == null) {
+			return null;
+		}
+		StringBuilder shown = new StringBuilder(Math.min(text.length(), 101));
+		for (int i = 0; i < text.length() && shown.length() < 100; i++) {
+			char c = text.charAt(i);
+			shown.append((Character.isISOControl(c) || c == '\u2028' || c == '\u2029') ? ' ' : c);
+		}
+		return (text.length() > 100) ? shown.append('…').toString() : shown.toString();
 	}
 
 }

@@ -54,7 +54,7 @@ public class UpstreamResponseException extends UpstreamException {
 			message.append(' ').append(response.reason());
 		}
 		if (response.errorType() != null) {
-			message.append(" (type ").append(response.errorType()).append(')');
+			message.append(" (type ").append(OriginalResponse.shown(response.errorType())).append(')');
 		}
 		message.append(" after ").append(response.attempts()).append(response.attempts() == 1 ? " attempt" : " attempts");
 		message.append(" [").append(response.httpMethod()).append(' ').append(response.url()).append(']');

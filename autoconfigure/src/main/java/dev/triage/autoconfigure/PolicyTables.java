@@ -104,6 +104,10 @@ final class PolicyTables {
 					"a size from 0B to 2GB, e.g. 64KB");
 		}
 		positive("triage.pause-max", properties.getPauseMax(), false);
+		if (properties.getCallLogWindow() != null && properties.getCallLogWindow().isNegative()) {
+			throw new InvalidPolicyException("triage.call-log-window", properties.getCallLogWindow(),
+					"a duration of 0 (every call logged) or more, e.g. 10s");
+		}
 		properties.getClients().forEach((name, client) -> {
 			forClient(properties, name);
 			positive("triage.clients." + name + ".pause-max", client.getPauseMax(), true);

@@ -169,7 +169,9 @@ public final class CallLog implements CallObserver {
 		line.append(" class=").append(call.failureClass().tag()).append(" code=").append(call.code());
 		UpstreamException failure = call.failure();
 		if (failure instanceof UpstreamResponseException response && response.response().errorType() != null) {
-			line.append(" error_type=").append(ErrorMessages.sanitize(response.response().errorType()));
+			String type = ErrorMessages.sanitize(response.response().errorType());
+			// Quoted when it holds a space: a body's text must not add fields to the line.
+			line.append(" error_type=").append((type != null && type.indexOf(' ') >= 0) ? '"' + type + '"' : type);
 		}
 		if (failure instanceof UpstreamTransportException && failure.getCause() != null) {
 			line.append(" exception=").append(failure.getCause().getClass().getSimpleName());

@@ -54,8 +54,9 @@ final class ErrorMessages {
 
 	private static final Pattern URL = Pattern.compile("(?i)\\b(?:https?|wss?|ftp)://[^\\s\"'<>]+");
 
-	private static final Pattern SCHEME_CREDENTIAL = Pattern
-		.compile("(?i)\\b(bearer|basic|digest|token|negotiate)\\s+[A-Za-z0-9._~+/=-]{4,}");
+	/** A scheme and its credential; a scheme word right after another ("token Bearer x") is not the credential. */
+	private static final Pattern SCHEME_CREDENTIAL = Pattern.compile("(?i)\\b(bearer|basic|digest|token|negotiate)\\s+"
+			+ "(?!(?:bearer|basic|digest|token|negotiate)\\b)[A-Za-z0-9._~+/=-]{4,}");
 
 	private static final Pattern NAMED_CREDENTIAL = Pattern.compile("(?i)([A-Za-z0-9_.-]*(?:pass(?:word|wd)?|pwd|secret"
 			+ "|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[A-Za-z]*|credential|cookie|session[_-]?id"

@@ -54,7 +54,8 @@ class InvalidPolicyFailureAnalyzerTests {
 			"triage.policies.429.backoff.initial|-1s|triage.policies.429.backoff.initial|at least 1ms",
 			"triage.policies.5xx.breaker|maybe|triage.policies.5xx.breaker|one of failure, success, ignore",
 			"triage.policies.5xx.retry-after|sometimes|triage.policies.5xx.retry-after|one of honor, ignore",
-			"triage.policies.5xx.alert|often|triage.policies.5xx.alert|true or false" })
+			"triage.policies.5xx.alert|often|triage.policies.5xx.alert|true or false",
+			"triage.call-log-window|-1s|triage.call-log-window|a duration of 0 (every call logged) or more" })
 	void startupFailsWithAReadableMessage(String property, String value, String named, String allowed,
 			CapturedOutput output) {
 		SpringApplication application = new SpringApplication(TestApplication.class);

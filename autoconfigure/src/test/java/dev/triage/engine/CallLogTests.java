@@ -19,12 +19,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.triage.CallOutcome;
 import dev.triage.CallRecord;
 import dev.triage.FailureClass;
+import dev.triage.OriginalResponse;
 import dev.triage.Refusal;
+import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamUnavailableException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -112,6 +116,22 @@ class CallLogTests {
 			everyCall.onCall(failed("orders", "404", false));
 		}
 		assertThat(lines(output, "code=404")).hasSize(5);
+	}
+
+	@Test
+	void anErrorTypeFromTheBodyForgesNoLineAndAddsNoField(CapturedOutput output) {
+		OriginalResponse response = new OriginalResponse("orders", "Orders#get()", "GET", "http://orders/x", 400, "",
+				Map.of(), new byte[0], false, "evil\n2026-12-02 WARN forged x=y", Optional.empty(), 1, Duration.ZERO);
+		UpstreamResponseException failure = new UpstreamResponseException(response);
+
+		this.log.onCall(new CallRecord("orders", "Orders#get()", "GET http://orders/x", CallOutcome.FAILURE,
+				FailureClass.CLIENT_ERROR_4XX, "400", 1, true, Duration.ofMillis(3), failure, null));
+
+		assertThat(lines(output, "code=400")).singleElement()
+			.satisfies((line) -> assertThat(line).contains(" error_type=\"evil 2026-12-02 WARN forged x=y\" "));
+		assertThat(output.getAll()).doesNotContain("\n2026-12-02 WARN forged");
+		assertThat(failure.getMessage()).contains("(type evil 2026-12-02 WARN forged x=y)").doesNotContain("\n");
+		assertThat(response.toString()).doesNotContain("\n");
 	}
 
 	@Test

@@ -38,6 +38,13 @@ class ErrorMessagesTests {
 	}
 
 	@Test
+	void aCredentialAfterASchemeWordIsRedactedNotTheSchemeWord() {
+		assertThat(ErrorMessages.sanitize("bad token Bearer ECHOSECRET10 rejected")).doesNotContain("ECHOSECRET10")
+			.isEqualTo("bad token Bearer [redacted] rejected");
+		assertThat(ErrorMessages.sanitize("token Basic dXNlcjpwdw== expired")).doesNotContain("dXNlcjpwdw");
+	}
+
+	@Test
 	void aMessageIsOneLineOfAtMostTwoHundredCharacters() {
 		String sanitized = ErrorMessages.sanitize("first\r\nsecond\u2028third\t\"quoted\" " + "word ".repeat(100));
 		assertThat(sanitized).startsWith("first second third 'quoted' word").hasSize(ErrorMessages.MAX_LENGTH)
