@@ -24,6 +24,7 @@ import dev.triage.OriginalResponse;
 import dev.triage.UpstreamException;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
+import dev.triage.policy.Credentials;
 import dev.triage.policy.ErrorTypeExtractor;
 
 /**
@@ -54,25 +55,9 @@ final class ErrorMessages {
 
 	private static final Pattern URL = Pattern.compile("(?i)\\b(?:https?|wss?|ftp)://[^\\s\"'<>]+");
 
-	/** A scheme and its credential; a scheme word right after another ("token Bearer x") is not the credential. */
-	private static final Pattern SCHEME_CREDENTIAL = Pattern.compile("(?i)\\b(bearer|basic|digest|token|negotiate)\\s+"
-			+ "(?!(?:bearer|basic|digest|token|negotiate)\\b)[A-Za-z0-9._~+/=-]{4,}");
-
-	private static final Pattern NAMED_CREDENTIAL = Pattern.compile("(?i)([A-Za-z0-9_.-]*(?:pass(?:word|wd)?|pwd|secret"
-			+ "|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|auth[A-Za-z]*|credential|cookie|session[_-]?id"
-			+ "|sessionid|signature|sig)[A-Za-z0-9_.-]*)([\"']?\\s*[:=]\\s*[\"']?)([^\\s\"',;&}]+)");
-
-	private static final Pattern JWT = Pattern.compile("\\beyJ[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]{4,}\\.[A-Za-z0-9_-]*");
-
-	private static final Pattern PREFIXED_KEY = Pattern
-		.compile("\\b(?:sk|pk|rk|ghp|gho|ghu|ghs|ghr|glpat|xox[abposr]|AKIA|ASIA|AIza)[-_A-Za-z0-9]{8,}");
-
 	private static final Pattern EMAIL = Pattern.compile("[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\\.[A-Za-z]{2,}");
 
 	private static final Pattern DIGITS = Pattern.compile("\\d[\\d -]{11,}\\d");
-
-	private static final Pattern OPAQUE = Pattern
-		.compile("(?<![A-Za-z0-9_+/=-])(?=[A-Za-z0-9_+/=-]*[0-9])(?=[A-Za-z0-9_+/=-]*[A-Za-z])[A-Za-z0-9_+/=-]{24,}");
 
 	private ErrorMessages() {
 	}
@@ -147,14 +132,9 @@ final class ErrorMessages {
 			return null;
 		}
 		text = replaceUrls(text);
-		text = JWT.matcher(text).replaceAll(REDACTED);
-		text = SCHEME_CREDENTIAL.matcher(text).replaceAll("$1 " + REDACTED);
-		text = NAMED_CREDENTIAL.matcher(text).replaceAll((match) -> Matcher.quoteReplacement(match.group(1)
-				+ match.group(2) + (match.group(3).equals("***") ? "***" : REDACTED)));
-		text = PREFIXED_KEY.matcher(text).replaceAll(REDACTED);
+		text = Credentials.redact(text);
 		text = EMAIL.matcher(text).replaceAll(REDACTED);
 		text = DIGITS.matcher(text).replaceAll(REDACTED);
-		text = OPAQUE.matcher(text).replaceAll(REDACTED);
 		if (text.length() > MAX_LENGTH) {
 			text = text.substring(0, MAX_LENGTH - 1) + "…";
 		}

@@ -23,6 +23,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 
+import dev.triage.policy.Credentials;
 
 /**
  * Sanitizing helpers: request lines without secrets, headers with sensitive values redacted.
@@ -30,7 +31,7 @@ import java.util.TreeMap;
 public final class Requests {
 
 	/** What a sensitive value is replaced with. */
-	public static final String REDACTED = "[redacted]";
+	public static final String REDACTED = Credentials.REDACTED;
 
 	private Requests() {
 	}

@@ -22,7 +22,8 @@ import java.time.Duration;
  * How a setting's value may appear in a startup failure, a log line or an exception message: never with a
  * secret. A value that looks like a URL loses its user info, query and fragment (where credentials and tokens
  * live: {@code http://user:secret@host/base?token=secret} is shown as {@code http://***@host/base?***}), whether
- * or not it parses as a URL.
+ * or not it parses as a URL; what looks like a credential ({@code Bearer …}, {@code password=…}, {@code sk-…})
+ * is {@link Credentials#redact redacted}.
  */
 public final class ShownValues {
 
@@ -44,7 +45,7 @@ public final class ShownValues {
 			// Bound durations print as PT-0.2S; show them the way they are usually written.
 			return duration(duration);
 		}
-		return redact(String.valueOf(value));
+		return Credentials.redact(redact(String.valueOf(value)));
 	}
 
 	/**

@@ -55,7 +55,10 @@ class SecretsAtStartupTests {
 			"a URL in the error-type pointers|triage.error-type-pointers[0]=http://user:s3cr3t4711@127.0.0.1:9/?token=s3cr3t4711|triage.error-type-pointers[0]",
 			"a URL in the idempotent methods|triage.idempotent-methods[0]=http://user:s3cr3t4711@127.0.0.1:9/?token=s3cr3t4711|triage.idempotent-methods[0]",
 			"a URL where a duration belongs|triage.clients.inventory.deadline=http://user:s3cr3t4711@127.0.0.1:9/?token=s3cr3t4711|triage.clients.inventory.deadline",
-			"a URL under a key Triage does not know|triage.clients.inventory.channel.backup=http://user:s3cr3t4711@127.0.0.1:9/?token=s3cr3t4711|triage.clients.inventory.channel.backup" })
+			"a URL under a key Triage does not know|triage.clients.inventory.channel.backup=http://user:s3cr3t4711@127.0.0.1:9/?token=s3cr3t4711|triage.clients.inventory.channel.backup",
+			"an API key where a count belongs|triage.policies.503.max-attempts=sk-s3cr3t4711abcdefgh|triage.policies.503.max-attempts",
+			"a bearer token where a duration belongs|triage.clients.inventory.deadline=Bearer s3cr3t4711|triage.clients.inventory.deadline",
+			"a password where a duration belongs|triage.policies.5xx.backoff.initial=password=s3cr3t4711|triage.policies.5xx.backoff.initial" })
 	void startupFailsNamingThePropertyNeverTheSecret(String description, String setting, String property,
 			CapturedOutput output) {
 		Throwable thrown = start(setting);
@@ -78,6 +81,16 @@ class SecretsAtStartupTests {
 		assertThat(ShownValues.of("https://backup.example.com/api")).isEqualTo("https://backup.example.com/api");
 		assertThat(ShownValues.of("5xy")).isEqualTo("5xy");
 		assertThat(ShownValues.of(null)).isEqualTo("null");
+	}
+
+	@Test
+	void whatLooksLikeACredentialIsRedactedAndOrdinaryValuesStay() {
+		assertThat(ShownValues.of("Bearer s3cr3t4711")).isEqualTo("Bearer [redacted]");
+		assertThat(ShownValues.of("password=s3cr3t4711")).isEqualTo("password=[redacted]");
+		assertThat(ShownValues.of("sk-s3cr3t4711abcdefgh")).isEqualTo("[redacted]");
+		assertThat(ShownValues.of("often")).isEqualTo("often");
+		assertThat(ShownValues.of("X-Request-Id")).isEqualTo("X-Request-Id");
+		assertThat(ShownValues.of("/error/type")).isEqualTo("/error/type");
 	}
 
 	private static Throwable start(String... settings) {
