@@ -18,20 +18,26 @@ package dev.triage.autoconfigure;
 
 import java.time.Duration;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 import dev.triage.breaker.UpstreamBreakers;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.common.CompositeCustomizer;
+import io.github.resilience4j.common.circuitbreaker.configuration.CircuitBreakerConfigCustomizer;
 import io.github.resilience4j.common.circuitbreaker.configuration.CommonCircuitBreakerConfigurationProperties;
 import io.github.resilience4j.common.circuitbreaker.configuration.CommonCircuitBreakerConfigurationProperties.InstanceProperties;
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
@@ -46,13 +52,19 @@ import org.springframework.util.ClassUtils;
  * and an open one does not take the application down ({@code allow-health-indicator-to-fail: false}, as
  * Resilience4j means it: a dependency's outage is not this application's death).
  */
-final class BreakerDefaults implements BeanPostProcessor, BeanClassLoaderAware {
+final class BreakerDefaults implements BeanPostProcessor, BeanClassLoaderAware, UpstreamBreakers.LateSettings {
 
 	private final ListableBeanFactory beanFactory;
 
 	private final Environment environment;
 
 	private ClassLoader classLoader = ClassUtils.getDefaultClassLoader();
+
+	/** Resilience4j's breaker settings as bound, once seen; {@code null} before. */
+	private volatile CommonCircuitBreakerConfigurationProperties properties;
+
+	/** The breakers whose settings were layered over Triage's defaults. */
+	private final Set<String> layered = ConcurrentHashMap.newKeySet();
 
 	BreakerDefaults(ListableBeanFactory beanFactory, Environment environment) {
 		this.beanFactory = beanFactory;
@@ -67,9 +79,38 @@ final class BreakerDefaults implements BeanPostProcessor, BeanClassLoaderAware {
 	@Override
 	public Object postProcessBeforeInitialization(Object bean, String beanName) {
 		if (bean instanceof CommonCircuitBreakerConfigurationProperties properties) {
-			managedBreakerNames().forEach((name) -> apply(properties, name));
+			this.properties = properties;
+			managedBreakerNames().forEach((name) -> {
+				apply(properties, name);
+				this.layered.add(name);
+			});
 		}
 		return bean;
+	}
+
+	/**
+	 * Return the settings of a breaker met after startup (an HTTP service client's, a channel added while running)
+	 * layered the same way: Resilience4j created it at startup from the application's settings alone, or has not
+	 * created it.
+	 * @param name the breaker's name
+	 * @return its settings, {@code null} when they were layered at startup (or Resilience4j's settings are unknown)
+	 */
+	@Override
+	public CircuitBreakerConfig of(String name) {
+		CommonCircuitBreakerConfigurationProperties properties = this.properties;
+		if (properties == null || !this.layered.add(name)) {
+			return null;
+		}
+		apply(properties, name);
+		return properties.createCircuitBreakerConfig(name, properties.getInstances().get(name), customizer());
+	}
+
+	@SuppressWarnings("unchecked")
+	private CompositeCustomizer<CircuitBreakerConfigCustomizer> customizer() {
+		ObjectProvider<CompositeCustomizer<CircuitBreakerConfigCustomizer>> customizers = this.beanFactory
+			.getBeanProvider(ResolvableType.forClassWithGenerics(CompositeCustomizer.class,
+					CircuitBreakerConfigCustomizer.class));
+		return customizers.getIfAvailable(() -> new CompositeCustomizer<>(List.of()));
 	}
 
 	private Set<String> managedBreakerNames() {

@@ -73,10 +73,12 @@ public class TriageAutoConfiguration {
 	ManagedClientsFactory triageManagedClientsFactory(TriageProperties properties, ObjectProvider<DeclaredClients> declared,
 			ObjectProvider<CircuitBreakerRegistry> registry, ObjectProvider<CallObserver> observers,
 			ObjectProvider<RateLimits> rateLimits, ObjectProvider<ConcurrencyLimits> concurrencyLimits,
-			ObjectProvider<Pauses> pauses, ApplicationEventPublisher eventPublisher, Environment environment) {
+			ObjectProvider<Pauses> pauses, ObjectProvider<UpstreamBreakers.LateSettings> lateBreakerSettings,
+			ApplicationEventPublisher eventPublisher, Environment environment) {
 		ApplicationSettings.rejectSecondBreakerLayer(environment);
 		UpstreamBreakers breakers = new UpstreamBreakers(registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
-				(name) -> ApplicationSettings.breakerConfigured(environment, name));
+				(name) -> ApplicationSettings.breakerConfigured(environment, name),
+				lateBreakerSettings.getIfAvailable(() -> (name) -> null));
 		return new ManagedClientsFactory(properties, breakers,
 				ApplicationSettings.observer(observers, properties.getCallLogWindow()),
 				declared.getIfAvailable(() -> DeclaredClients.NONE).poolTimeout(),

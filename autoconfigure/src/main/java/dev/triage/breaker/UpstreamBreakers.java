@@ -53,6 +53,8 @@ public final class UpstreamBreakers {
 
 	private final Predicate<String> userConfigured;
 
+	private final LateSettings lateConfig;
+
 	private final Set<CircuitBreaker> logged = ConcurrentHashMap.newKeySet();
 
 	/**
@@ -61,8 +63,21 @@ public final class UpstreamBreakers {
 	 * @param userConfigured whether the user configured the breaker of a client name
 	 */
 	public UpstreamBreakers(CircuitBreakerRegistry registry, Predicate<String> userConfigured) {
+		this(registry, userConfigured, (name) -> null);
+	}
+
+	/**
+	 * Create a factory that layers the settings of a breaker met after startup.
+	 * @param registry the application's registry
+	 * @param userConfigured whether the user configured the breaker of a client name
+	 * @param lateConfig the layered settings of a breaker met after startup, {@code null} when it was layered at
+	 * startup or there is nothing to layer
+	 */
+	public UpstreamBreakers(CircuitBreakerRegistry registry, Predicate<String> userConfigured,
+			LateSettings lateConfig) {
 		this.registry = registry;
 		this.userConfigured = userConfigured;
+		this.lateConfig = lateConfig;
 	}
 
 	/**
@@ -82,17 +97,31 @@ public final class UpstreamBreakers {
 	 * @param channel the channel name, {@code null} for the client's own breaker
 	 * @return the breaker
 	 */
-	public Resilience4jUpstreamBreaker forChannel(String breakerName, String client, String channel) {
+	public synchronized Resilience4jUpstreamBreaker forChannel(String breakerName, String client, String channel) {
 		// Resilience4j's Spring Boot module creates every configured instance at startup, Triage's included
-		// (with Triage's defaults under the application's settings); otherwise the defaults apply unless the
-		// application configured the name some other way.
-		CircuitBreaker breaker = this.registry.find(breakerName)
-			.orElseGet(() -> this.userConfigured.test(breakerName) ? this.registry.circuitBreaker(breakerName)
-					: this.registry.circuitBreaker(breakerName, DEFAULTS));
+		// (with Triage's defaults under the application's settings). A breaker met later (an HTTP service
+		// client's) gets its settings layered the same way now, replacing the one created from the application's
+		// settings alone. Without the module the defaults apply unless the application configured the name.
+		CircuitBreaker breaker = breaker(breakerName);
 		if (this.logged.add(breaker)) {
 			breaker.getEventPublisher().onStateTransition((event) -> transition(breaker, client, channel, event));
 		}
 		return new Resilience4jUpstreamBreaker(breaker);
+	}
+
+	private CircuitBreaker breaker(String name) {
+		CircuitBreakerConfig late = this.lateConfig.of(name);
+		if (late == null) {
+			return this.registry.find(name)
+				.orElseGet(() -> this.userConfigured.test(name) ? this.registry.circuitBreaker(name)
+						: this.registry.circuitBreaker(name, DEFAULTS));
+		}
+		if (this.registry.find(name).isEmpty()) {
+			return this.registry.circuitBreaker(name, late);
+		}
+		CircuitBreaker layered = CircuitBreaker.of(name, late, this.registry.getTags());
+		this.registry.replace(name, layered);
+		return layered;
 	}
 
 	/**
@@ -126,6 +155,22 @@ public final class UpstreamBreakers {
 
 	private static String rate(float rate) {
 		return (rate < 0) ? "-" : Math.round(rate * 10) / 10.0 + "%";
+	}
+
+
+	/**
+	 * The settings of a breaker met after startup, layered over Triage's defaults as the ones of startup were.
+	 */
+	@FunctionalInterface
+	public interface LateSettings {
+
+		/**
+		 * Return the layered settings of a breaker.
+		 * @param name the breaker's name
+		 * @return the settings, {@code null} when they were layered at startup or there is nothing to layer
+		 */
+		CircuitBreakerConfig of(String name);
+
 	}
 
 }

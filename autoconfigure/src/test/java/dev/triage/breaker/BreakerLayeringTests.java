@@ -17,11 +17,15 @@
 package dev.triage.breaker;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.time.Duration;
 
+import dev.triage.TriageHttpServices;
+import dev.triage.UpstreamUnavailableException;
 import dev.triage.autoconfigure.TriageAutoConfiguration;
 import dev.triage.engine.ManagedClients;
+import dev.triage.support.BillingClient;
 import dev.triage.support.BootLine;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
@@ -30,6 +34,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cloud.openfeign.FeignAutoConfiguration;
 import org.springframework.cloud.openfeign.FeignClientSpecification;
+import org.springframework.web.client.RestClient;
 
 /**
  * How the breaker of a Triage client is configured, one source per test: Triage's defaults, then
@@ -108,6 +113,28 @@ class BreakerLayeringTests {
 				assertThat(config.getSlidingWindowSize()).isEqualTo(40);
 				assertThat(Duration.ofMillis(config.getWaitIntervalFunctionInOpenState().apply(1)))
 					.isEqualTo(Duration.ofSeconds(5));
+			});
+	}
+
+
+	@Test
+	void theBreakerOfAnHttpServiceClientMadeAfterStartupIsLayeredTooAndIsTheOneItUses() {
+		this.contextRunner.withPropertyValues("resilience4j.circuitbreaker.instances.latesvc.minimum-number-of-calls=7")
+			.run((context) -> {
+				BillingClient client = context.getBean(TriageHttpServices.class)
+					.createClient("latesvc", BillingClient.class, RestClient.builder().baseUrl("http://127.0.0.1:9").build());
+				CircuitBreakerRegistry registry = context.getBean(CircuitBreakerRegistry.class);
+				CircuitBreakerConfig config = registry.circuitBreaker("latesvc").getCircuitBreakerConfig();
+				assertThat(config.getMinimumNumberOfCalls()).as("instance").isEqualTo(7);
+				assertThat(config.getSlidingWindowType()).as("Triage, not Resilience4j's COUNT_BASED")
+					.isEqualTo(CircuitBreakerConfig.SlidingWindowType.TIME_BASED);
+				assertThat(config.getWaitIntervalFunctionInOpenState().apply(1)).as("Triage, not Resilience4j's 60s")
+					.isEqualTo(5_000);
+				assertThat(config.getPermittedNumberOfCallsInHalfOpenState()).isEqualTo(3);
+
+				registry.circuitBreaker("latesvc").transitionToForcedOpenState();
+				assertThat(catchThrowable(client::invoices)).as("the registry's breaker is the client's")
+					.isInstanceOf(UpstreamUnavailableException.class);
 			});
 	}
 
