@@ -17,6 +17,8 @@
 package dev.triage.autoconfigure;
 
 import java.time.Duration;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +68,9 @@ final class BreakerDefaults implements BeanPostProcessor, BeanClassLoaderAware, 
 	/** The breakers whose settings were layered over Triage's defaults. */
 	private final Set<String> layered = ConcurrentHashMap.newKeySet();
 
+	/** The instance settings Triage added for breakers the application does not configure. */
+	private final Set<InstanceProperties> added = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+
 	BreakerDefaults(ListableBeanFactory beanFactory, Environment environment) {
 		this.beanFactory = beanFactory;
 		this.environment = environment;
@@ -78,9 +83,13 @@ final class BreakerDefaults implements BeanPostProcessor, BeanClassLoaderAware, 
 
 	@Override
 	public Object postProcessBeforeInitialization(Object bean, String beanName) {
+		// Bound at startup, and bound again by Spring Cloud Context's rebinder on a refresh: the layering is done
+		// again over what the application configures then, for every breaker layered so far.
 		if (bean instanceof CommonCircuitBreakerConfigurationProperties properties) {
 			this.properties = properties;
-			managedBreakerNames().forEach((name) -> {
+			Set<String> names = managedBreakerNames();
+			names.addAll(this.layered);
+			names.forEach((name) -> {
 				apply(properties, name);
 				this.layered.add(name);
 			});
@@ -103,6 +112,15 @@ final class BreakerDefaults implements BeanPostProcessor, BeanClassLoaderAware, 
 		}
 		apply(properties, name);
 		return properties.createCircuitBreakerConfig(name, properties.getInstances().get(name), customizer());
+	}
+
+	@Override
+	public void removed(String name) {
+		this.layered.remove(name);
+		CommonCircuitBreakerConfigurationProperties properties = this.properties;
+		if (properties != null && this.added.remove(properties.getInstances().get(name))) {
+			properties.getInstances().remove(name);
+		}
 	}
 
 	@SuppressWarnings("unchecked")
@@ -132,8 +150,14 @@ final class BreakerDefaults implements BeanPostProcessor, BeanClassLoaderAware, 
 		return names;
 	}
 
-	private static void apply(CommonCircuitBreakerConfigurationProperties properties, String name) {
-		InstanceProperties instance = properties.getInstances().computeIfAbsent(name, (key) -> new InstanceProperties());
+	private void apply(CommonCircuitBreakerConfigurationProperties properties, String name) {
+		InstanceProperties instance = properties.getInstances().get(name);
+		if (instance == null || this.added.remove(instance)) {
+			// not configured by the application (now): Triage's own, filled afresh from the base config of now
+			instance = new InstanceProperties();
+			properties.getInstances().put(name, instance);
+			this.added.add(instance);
+		}
 		String baseName = (instance.getBaseConfig() != null) ? instance.getBaseConfig() : "default";
 		InstanceProperties base = properties.getConfigs().get(baseName);
 		CircuitBreakerConfig defaults = UpstreamBreakers.DEFAULTS;

@@ -67,18 +67,30 @@ public class TriageAutoConfiguration {
 	}
 
 	/**
+	 * One Resilience4j breaker per upstream, in the application's registry.
+	 */
+	@Bean
+	UpstreamBreakers triageUpstreamBreakers(ObjectProvider<CircuitBreakerRegistry> registry,
+			ObjectProvider<UpstreamBreakers.LateSettings> lateBreakerSettings, Environment environment) {
+		ApplicationSettings.rejectSecondBreakerLayer(environment);
+		return new UpstreamBreakers(registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
+				(name) -> ApplicationSettings.breakerConfigured(environment, name),
+				lateBreakerSettings.getIfAvailable(() -> (name) -> null));
+	}
+
+	@Bean
+	RegistryRebuilt triageBreakersRebuilt(UpstreamBreakers breakers) {
+		return breakers::registryRebuilt;
+	}
+
+	/**
 	 * Builds each client's runtime from the settings: at startup, and again for each change applied while running.
 	 */
 	@Bean
 	ManagedClientsFactory triageManagedClientsFactory(TriageProperties properties, ObjectProvider<DeclaredClients> declared,
-			ObjectProvider<CircuitBreakerRegistry> registry, ObjectProvider<CallObserver> observers,
+			UpstreamBreakers breakers, ObjectProvider<CallObserver> observers,
 			ObjectProvider<RateLimits> rateLimits, ObjectProvider<ConcurrencyLimits> concurrencyLimits,
-			ObjectProvider<Pauses> pauses, ObjectProvider<UpstreamBreakers.LateSettings> lateBreakerSettings,
-			ApplicationEventPublisher eventPublisher, Environment environment) {
-		ApplicationSettings.rejectSecondBreakerLayer(environment);
-		UpstreamBreakers breakers = new UpstreamBreakers(registry.getIfAvailable(CircuitBreakerRegistry::ofDefaults),
-				(name) -> ApplicationSettings.breakerConfigured(environment, name),
-				lateBreakerSettings.getIfAvailable(() -> (name) -> null));
+			ObjectProvider<Pauses> pauses, ApplicationEventPublisher eventPublisher) {
 		return new ManagedClientsFactory(properties, breakers,
 				ApplicationSettings.observer(observers, properties.getCallLogWindow()),
 				declared.getIfAvailable(() -> DeclaredClients.NONE).poolTimeout(),

@@ -15,9 +15,7 @@
  */
 package dev.triage.autoconfigure;
 
-import dev.triage.overload.ConcurrencyLimit;
-import dev.triage.overload.ConcurrencyLimits;
-import dev.triage.overload.Resilience4jConcurrencyLimit;
+import dev.triage.overload.Resilience4jConcurrencyLimits;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -34,13 +32,15 @@ import org.springframework.core.env.Environment;
 class TriageBulkheadConfiguration {
 
 	@Bean
-	ConcurrencyLimits triageConcurrencyLimits(ObjectProvider<BulkheadRegistry> registry, Environment environment) {
-		return (client) -> {
-			BulkheadRegistry bulkheads = registry.getIfAvailable();
-			boolean configured = ApplicationSettings.configured(environment, "resilience4j.bulkhead.instances." + client);
-			return (bulkheads != null && configured) ? new Resilience4jConcurrencyLimit(bulkheads.bulkhead(client))
-					: ConcurrencyLimit.NONE;
-		};
+	Resilience4jConcurrencyLimits triageConcurrencyLimits(ObjectProvider<BulkheadRegistry> registry,
+			Environment environment) {
+		return new Resilience4jConcurrencyLimits(registry::getIfAvailable,
+				(client) -> ApplicationSettings.configured(environment, "resilience4j.bulkhead.instances." + client));
+	}
+
+	@Bean
+	RegistryRebuilt triageBulkheadsRebuilt(Resilience4jConcurrencyLimits limits) {
+		return limits::registryRebuilt;
 	}
 
 }

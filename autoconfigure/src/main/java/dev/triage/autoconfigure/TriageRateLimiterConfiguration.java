@@ -16,9 +16,7 @@
 
 package dev.triage.autoconfigure;
 
-import dev.triage.overload.RateLimit;
-import dev.triage.overload.RateLimits;
-import dev.triage.overload.Resilience4jRateLimit;
+import dev.triage.overload.Resilience4jRateLimits;
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -35,14 +33,14 @@ import org.springframework.core.env.Environment;
 class TriageRateLimiterConfiguration {
 
 	@Bean
-	RateLimits triageRateLimits(ObjectProvider<RateLimiterRegistry> registry, Environment environment) {
-		return (client) -> {
-			RateLimiterRegistry limiters = registry.getIfAvailable();
-			boolean configured = ApplicationSettings.configured(environment,
-					"resilience4j.ratelimiter.instances." + client);
-			return (limiters != null && configured) ? new Resilience4jRateLimit(limiters.rateLimiter(client))
-					: RateLimit.NONE;
-		};
+	Resilience4jRateLimits triageRateLimits(ObjectProvider<RateLimiterRegistry> registry, Environment environment) {
+		return new Resilience4jRateLimits(registry::getIfAvailable,
+				(client) -> ApplicationSettings.configured(environment, "resilience4j.ratelimiter.instances." + client));
+	}
+
+	@Bean
+	RegistryRebuilt triageRateLimitersRebuilt(Resilience4jRateLimits limits) {
+		return limits::registryRebuilt;
 	}
 
 }

@@ -21,6 +21,7 @@ import dev.triage.reload.ConfigHistory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.cloud.context.scope.refresh.RefreshScopeRefreshedEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -45,6 +46,26 @@ class TriageReloadConfiguration {
 	@Bean
 	ApplicationListener<EnvironmentChangeEvent> triageSettingsReloadListener(SettingsReload reload) {
 		return new Listener(reload);
+	}
+
+	@Bean
+	ApplicationListener<RefreshScopeRefreshedEvent> triageRegistriesRebuiltListener(
+			ObjectProvider<RegistryRebuilt> rebuilt) {
+		return new Rebuilt(rebuilt);
+	}
+
+	/**
+	 * After a refresh, Resilience4j's refresh-scoped registries are new: Triage's breakers, limiters and
+	 * bulkheads go back into them.
+	 */
+	private record Rebuilt(ObjectProvider<RegistryRebuilt> rebuilt)
+			implements ApplicationListener<RefreshScopeRefreshedEvent> {
+
+		@Override
+		public void onApplicationEvent(RefreshScopeRefreshedEvent event) {
+			this.rebuilt.orderedStream().forEach(RegistryRebuilt::rebuilt);
+		}
+
 	}
 
 	/**

@@ -28,7 +28,8 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
  */
 public final class Resilience4jUpstreamBreaker implements UpstreamBreaker {
 
-	private final CircuitBreaker circuitBreaker;
+	/** Replaced only when a refresh rebuilt the registry with other settings for this breaker. */
+	private volatile CircuitBreaker circuitBreaker;
 
 	/**
 	 * Create an instance.
@@ -70,6 +71,10 @@ public final class Resilience4jUpstreamBreaker implements UpstreamBreaker {
 	 */
 	public CircuitBreaker circuitBreaker() {
 		return this.circuitBreaker;
+	}
+
+	void use(CircuitBreaker circuitBreaker) {
+		this.circuitBreaker = circuitBreaker;
 	}
 
 }

@@ -17,7 +17,7 @@
 package dev.triage.breaker;
 
 import java.time.Duration;
-import java.util.Set;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
@@ -55,7 +55,8 @@ public final class UpstreamBreakers {
 
 	private final LateSettings lateConfig;
 
-	private final Set<CircuitBreaker> logged = ConcurrentHashMap.newKeySet();
+	/** The breakers in use, by name. */
+	private final Map<String, Known> known = new ConcurrentHashMap<>();
 
 	/**
 	 * Create a factory.
@@ -98,15 +99,19 @@ public final class UpstreamBreakers {
 	 * @return the breaker
 	 */
 	public synchronized Resilience4jUpstreamBreaker forChannel(String breakerName, String client, String channel) {
+		Known known = this.known.get(breakerName);
+		if (known != null) {
+			return known.breaker();
+		}
 		// Resilience4j's Spring Boot module creates every configured instance at startup, Triage's included
 		// (with Triage's defaults under the application's settings). A breaker met later (an HTTP service
 		// client's) gets its settings layered the same way now, replacing the one created from the application's
 		// settings alone. Without the module the defaults apply unless the application configured the name.
 		CircuitBreaker breaker = breaker(breakerName);
-		if (this.logged.add(breaker)) {
-			breaker.getEventPublisher().onStateTransition((event) -> transition(breaker, client, channel, event));
-		}
-		return new Resilience4jUpstreamBreaker(breaker);
+		watch(breaker, client, channel);
+		Resilience4jUpstreamBreaker upstream = new Resilience4jUpstreamBreaker(breaker);
+		this.known.put(breakerName, new Known(upstream, client, channel));
+		return upstream;
 	}
 
 	private CircuitBreaker breaker(String name) {
@@ -129,8 +134,59 @@ public final class UpstreamBreakers {
 	 * no longer show it.
 	 * @param breakerName the breaker's name
 	 */
-	public void remove(String breakerName) {
-		this.registry.remove(breakerName).ifPresent(this.logged::remove);
+	public synchronized void remove(String breakerName) {
+		this.known.remove(breakerName);
+		this.lateConfig.removed(breakerName);
+		this.registry.remove(breakerName);
+	}
+
+	/**
+	 * Put the breakers in use back into the application's registry after Resilience4j built a new one (its
+	 * refresh-scoped registry, on a refresh of Spring Cloud Context), so that the registry, its meters, health and
+	 * endpoints keep showing the breakers that decide. A breaker whose settings the new registry changed is
+	 * replaced by the new registry's, with its state carried over: open stays open until its new wait ends
+	 * (SPEC §12); its window starts empty.
+	 */
+	public synchronized void registryRebuilt() {
+		this.known.forEach((name, known) -> {
+			CircuitBreaker live = known.breaker().circuitBreaker();
+			CircuitBreaker fresh = this.registry.find(name).orElse(null);
+			if (fresh == live) {
+				return;
+			}
+			if (fresh == null) {
+				this.registry.circuitBreaker(name, live.getCircuitBreakerConfig());
+			}
+			if (fresh == null || Settings.of(fresh).equals(Settings.of(live))) {
+				this.registry.replace(name, live);
+				return;
+			}
+			carryState(live, fresh);
+			watch(fresh, known.client(), known.channel());
+			known.breaker().use(fresh);
+			logger.info("triage breaker client=" + known.client()
+					+ ((known.channel() != null) ? " channel=" + known.channel() : "") + " breaker=" + name
+					+ " settings changed by a refresh, state=" + fresh.getState() + " carried over");
+		});
+	}
+
+	private static void carryState(CircuitBreaker from, CircuitBreaker to) {
+		switch (from.getState()) {
+			case OPEN -> to.transitionToOpenState();
+			case HALF_OPEN -> {
+				to.transitionToOpenState();
+				to.transitionToHalfOpenState();
+			}
+			case FORCED_OPEN -> to.transitionToForcedOpenState();
+			case DISABLED -> to.transitionToDisabledState();
+			case METRICS_ONLY -> to.transitionToMetricsOnlyState();
+			default -> {
+			}
+		}
+	}
+
+	private void watch(CircuitBreaker breaker, String client, String channel) {
+		breaker.getEventPublisher().onStateTransition((event) -> transition(breaker, client, channel, event));
 	}
 
 	private static void transition(CircuitBreaker breaker, String client, String channel,
@@ -159,6 +215,33 @@ public final class UpstreamBreakers {
 
 
 	/**
+	 * A breaker in use and whose it is.
+	 */
+	private record Known(Resilience4jUpstreamBreaker breaker, String client, String channel) {
+	}
+
+	/**
+	 * The settings that make two breakers behave alike (the exception predicates aside: Triage records its own
+	 * verdicts).
+	 */
+	private record Settings(CircuitBreakerConfig.SlidingWindowType windowType, int windowSize, int minimumCalls,
+			float failureRate, float slowCallRate, Duration slowCall, int halfOpenCalls, long firstWait,
+			long secondWait, boolean automaticHalfOpen, Duration maxHalfOpenWait) {
+
+		static Settings of(CircuitBreaker breaker) {
+			CircuitBreakerConfig config = breaker.getCircuitBreakerConfig();
+			return new Settings(config.getSlidingWindowType(), config.getSlidingWindowSize(),
+					config.getMinimumNumberOfCalls(), config.getFailureRateThreshold(),
+					config.getSlowCallRateThreshold(), config.getSlowCallDurationThreshold(),
+					config.getPermittedNumberOfCallsInHalfOpenState(),
+					config.getWaitIntervalFunctionInOpenState().apply(1),
+					config.getWaitIntervalFunctionInOpenState().apply(2),
+					config.isAutomaticTransitionFromOpenToHalfOpenEnabled(), config.getMaxWaitDurationInHalfOpenState());
+		}
+
+	}
+
+	/**
 	 * The settings of a breaker met after startup, layered over Triage's defaults as the ones of startup were.
 	 */
 	@FunctionalInterface
@@ -170,6 +253,13 @@ public final class UpstreamBreakers {
 		 * @return the settings, {@code null} when they were layered at startup or there is nothing to layer
 		 */
 		CircuitBreakerConfig of(String name);
+
+		/**
+		 * Forget a breaker no longer in use, so that a registry built later (a refresh) does not bring it back.
+		 * @param name the breaker's name
+		 */
+		default void removed(String name) {
+		}
 
 	}
 

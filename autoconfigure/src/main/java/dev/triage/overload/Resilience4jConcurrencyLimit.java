@@ -16,6 +16,7 @@
 package dev.triage.overload;
 
 import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
 
 /**
  * A {@link ConcurrencyLimit} backed by a Resilience4j {@link Bulkhead} from the application's registry, so that
@@ -47,6 +48,27 @@ public final class Resilience4jConcurrencyLimit implements ConcurrencyLimit {
 	@Override
 	public String name() {
 		return this.bulkhead.getName();
+	}
+
+	/**
+	 * Return the Resilience4j bulkhead underneath.
+	 * @return the bulkhead in use
+	 */
+	public Bulkhead bulkhead() {
+		return this.bulkhead;
+	}
+
+	/**
+	 * Follow the settings of a registry Resilience4j built anew (on a refresh): this bulkhead takes them, keeps
+	 * the permits it gave and goes back into the registry.
+	 * @param registry the new registry
+	 */
+	void registryRebuilt(BulkheadRegistry registry) {
+		Bulkhead fresh = registry.bulkhead(this.bulkhead.getName());
+		if (fresh != this.bulkhead) {
+			this.bulkhead.changeConfig(fresh.getBulkheadConfig());
+			registry.replace(this.bulkhead.getName(), this.bulkhead);
+		}
 	}
 
 }

@@ -17,6 +17,8 @@
 package dev.triage.overload;
 
 import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.github.resilience4j.ratelimiter.RateLimiterConfig;
+import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 
 /**
  * A {@link RateLimit} backed by a Resilience4j {@link RateLimiter} from the application's registry, so that
@@ -25,7 +27,8 @@ import io.github.resilience4j.ratelimiter.RateLimiter;
  */
 public final class Resilience4jRateLimit implements RateLimit {
 
-	private final RateLimiter limiter;
+	/** Replaced only when a refresh rebuilt the registry with another refresh period for this limiter. */
+	private volatile RateLimiter limiter;
 
 	/**
 	 * Create an instance.
@@ -48,6 +51,40 @@ public final class Resilience4jRateLimit implements RateLimit {
 	@Override
 	public int availablePermissions() {
 		return this.limiter.getMetrics().getAvailablePermissions();
+	}
+
+	/**
+	 * Return the Resilience4j limiter underneath.
+	 * @return the limiter in use
+	 */
+	public RateLimiter limiter() {
+		return this.limiter;
+	}
+
+	/**
+	 * Follow the settings of a registry Resilience4j built anew (on a refresh): a new limit or timeout applies to
+	 * this limiter, which goes back into the registry; a new refresh period takes the new registry's limiter.
+	 * @param registry the new registry
+	 */
+	void registryRebuilt(RateLimiterRegistry registry) {
+		RateLimiter live = this.limiter;
+		RateLimiter fresh = registry.rateLimiter(live.getName());
+		if (fresh == live) {
+			return;
+		}
+		RateLimiterConfig now = fresh.getRateLimiterConfig();
+		RateLimiterConfig was = live.getRateLimiterConfig();
+		if (!now.getLimitRefreshPeriod().equals(was.getLimitRefreshPeriod())) {
+			this.limiter = fresh;
+			return;
+		}
+		if (now.getLimitForPeriod() != was.getLimitForPeriod()) {
+			live.changeLimitForPeriod(now.getLimitForPeriod());
+		}
+		if (!now.getTimeoutDuration().equals(was.getTimeoutDuration())) {
+			live.changeTimeoutDuration(now.getTimeoutDuration());
+		}
+		registry.replace(live.getName(), live);
 	}
 
 }
