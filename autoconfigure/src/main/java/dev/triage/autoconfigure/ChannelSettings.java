@@ -58,12 +58,12 @@ final class ChannelSettings {
 			if (hasUserInfo(url)) {
 				// A base URL is shown in the call log and the actuator endpoint: credentials have no place in it.
 				throw new InvalidPolicyException(property, url, "a base URL without user info (send credentials in a "
-						+ "header, e.g. with a Feign RequestInterceptor), e.g. https://backup.example.com/api");
+						+ "header, e.g. with a request interceptor), e.g. https://backup.example.com/api");
 			}
 			String breaker = breakerName(client, channel);
 			if (!breakers.add(breaker)) {
 				throw new InvalidPolicyException(property, url, "a channel name whose breaker name '" + breaker
-						+ "' is not already the name of a Feign client or of another channel's breaker");
+						+ "' is not already the name of a client or of another channel's breaker");
 			}
 		}));
 	}

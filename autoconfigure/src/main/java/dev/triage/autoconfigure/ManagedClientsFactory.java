@@ -159,10 +159,12 @@ final class ManagedClientsFactory {
 				runtimes.put(name, runtime(name));
 			}
 		});
+		// A typo shows here; an application without Feign clients is told nothing about Feign.
+		String feign = clients.isEmpty() ? "" : " names no Feign client of this application (Feign clients: "
+				+ clients + "); it";
 		this.properties.getClients().keySet().stream().filter((name) -> !clients.contains(name)).forEach(
-				(name) -> logger.info("triage.clients." + name + " names no Feign client of this application (Feign "
-						+ "clients: " + clients + "); it applies to the HTTP service client or group of that "
-						+ "name (a client made with TriageHttpServices, a group of @ImportHttpServices)"));
+				(name) -> logger.info("triage.clients." + name + feign + " applies to the HTTP service client or "
+						+ "group of that name (a client made with TriageHttpServices, a group of @ImportHttpServices)"));
 		return new ManagedClients(runtimes, this::late);
 	}
 

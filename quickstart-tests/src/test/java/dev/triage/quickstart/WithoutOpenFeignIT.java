@@ -100,9 +100,12 @@ class WithoutOpenFeignIT {
 			.anyMatch((line) -> line.contains("org.apache.httpcomponents.client5:httpclient5:jar:"))
 			.noneMatch((line) -> line.contains("io.github.openfeign:"))
 			.noneMatch((line) -> line.contains("spring-cloud-openfeign"));
-		String output = application.start("CatalogApplication", "Catalog call ended:");
+		String output = application.start("CatalogApplication", "Catalog call ended:",
+				"--triage.clients.catalog.deadline=5s");
 		assertThat(output).contains("Started CatalogApplication")
-			.contains("Catalog call ended: UpstreamTransportException CONNECTION_REFUSED, breaker 'catalog': true");
+			.contains("Catalog call ended: UpstreamTransportException CONNECTION_REFUSED, breaker 'catalog': true")
+			.contains("triage.clients.catalog applies to the HTTP service client or group of that name")
+			.doesNotContain("Feign");
 	}
 
 }
