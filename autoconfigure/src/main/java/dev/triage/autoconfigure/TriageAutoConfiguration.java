@@ -85,13 +85,16 @@ public class TriageAutoConfiguration {
 
 	/**
 	 * Builds each client's runtime from the settings: at startup, and again for each change applied while running.
+	 * The properties bean is bound (and a bad value reported) first; the factory builds from a copy bound beside it,
+	 * because Spring Cloud Context's rebinder writes every later change into the bean, refused ones included, and a
+	 * client met after a refused change must still get the settings in force.
 	 */
 	@Bean
 	ManagedClientsFactory triageManagedClientsFactory(TriageProperties properties, ObjectProvider<DeclaredClients> declared,
 			UpstreamBreakers breakers, ObjectProvider<CallObserver> observers,
 			ObjectProvider<RateLimits> rateLimits, ObjectProvider<ConcurrencyLimits> concurrencyLimits,
-			ObjectProvider<Pauses> pauses, ApplicationEventPublisher eventPublisher) {
-		return new ManagedClientsFactory(properties, breakers,
+			ObjectProvider<Pauses> pauses, ApplicationEventPublisher eventPublisher, Environment environment) {
+		return new ManagedClientsFactory(SettingsReload.bind(environment), breakers,
 				ApplicationSettings.observer(observers, properties.getCallLogWindow()),
 				declared.getIfAvailable(() -> DeclaredClients.NONE).poolTimeout(),
 				RateLimits.all(rateLimits.orderedStream().toList()),
