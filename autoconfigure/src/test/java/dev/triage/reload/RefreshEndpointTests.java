@@ -29,13 +29,17 @@ import java.time.Instant;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.triage.breaker.Resilience4jUpstreamBreaker;
+import dev.triage.engine.ManagedClients;
 import dev.triage.support.LocalHttp;
 import dev.triage.support.LoopbackUpstream;
 import dev.triage.support.TestApplication;
 import dev.triage.support.WithoutProtection;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.test.context.SpringBootTest;
 
@@ -47,7 +51,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 @WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		args = "--spring.config.import=optional:file:./target/reload-tests/operator.properties",
-		properties = { "server.address=127.0.0.1", "management.endpoints.web.exposure.include=refresh,triage",
+		properties = { "server.address=127.0.0.1", "management.endpoints.web.exposure.include=refresh,triage,health",
+				"management.endpoint.health.show-details=always", "management.health.circuitbreakers.enabled=true",
 				"resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=100000",
 				"triage.policies.503.backoff.initial=1ms", "triage.policies.503.backoff.max=1ms" })
 class RefreshEndpointTests extends LoopbackUpstream {
@@ -56,6 +61,9 @@ class RefreshEndpointTests extends LoopbackUpstream {
 
 	@Value("${local.server.port}")
 	int port;
+
+	@Autowired
+	ManagedClients clients;
 
 	private final ObjectMapper json = new ObjectMapper();
 
@@ -104,6 +112,26 @@ class RefreshEndpointTests extends LoopbackUpstream {
 		assertThat(refused.at("/lastRejected/reason").asText()).contains("jitter-please");
 		assertThat(refused.at("/lastRejected/at").asText()).isNotEmpty();
 		assertThat(LocalHttp.get(this.port, "/actuator/triage").status()).isEqualTo(200);
+	}
+
+	@Test
+	void anOpenBreakerIsShownOpenByHealthAfterARefresh() throws Exception {
+		CircuitBreaker inUse = ((Resilience4jUpstreamBreaker) this.clients.find("inventory").channels().primary()
+			.breaker()).circuitBreaker();
+		inUse.transitionToOpenState();
+		try {
+			Files.writeString(FILE, "triage.clients.inventory.policies.503.max-attempts=3\n");
+			LocalHttp.Answer refreshed = LocalHttp.post(this.port, "/actuator/refresh");
+			assertThat(refreshed.status()).as(refreshed.body()).isEqualTo(200);
+
+			LocalHttp.Answer health = LocalHttp.get(this.port, "/actuator/health/circuitBreakers");
+			assertThat(this.json.readTree(health.body()).at("/details/inventory/details/state").asText())
+				.as(health.body()).isEqualTo("OPEN");
+			assertThat(inUse.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+		}
+		finally {
+			inUse.reset();
+		}
 	}
 
 	/**

@@ -133,6 +133,20 @@ class RefreshedResilience4jSettingsTests extends LoopbackUpstream {
 	}
 
 	@Test
+	void aChangedBaseConfigReachesABreakerTheApplicationDoesNotConfigure() {
+		change("resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=20");
+
+		CircuitBreakerConfig billing = ((Resilience4jUpstreamBreaker) this.clients.find("billing").channels()
+			.primary()
+			.breaker()).circuitBreaker().getCircuitBreakerConfig();
+		assertThat(billing.getMinimumNumberOfCalls()).as("the application's base config, over Triage's default")
+			.isEqualTo(20);
+		assertThat(billing.getWaitIntervalFunctionInOpenState().apply(1)).as("Triage's default wait")
+			.isEqualTo(5_000L);
+		assertThat(this.breakers.circuitBreaker("billing").getCircuitBreakerConfig()).isSameAs(billing);
+	}
+
+	@Test
 	void aChangedLimitAndBulkheadApplyToTheOnesInUseWithThePermitsTaken() {
 		this.billing.invoices();
 		this.billing.invoices();
