@@ -21,16 +21,21 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.util.concurrent.TimeUnit;
+
+import dev.triage.TriageHttpServices;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.breaker.Resilience4jUpstreamBreaker;
 import dev.triage.engine.ManagedClients;
 import dev.triage.overload.Resilience4jConcurrencyLimit;
 import dev.triage.overload.Resilience4jRateLimit;
+import dev.triage.support.InventoryClient;
 import dev.triage.support.LoopbackUpstream;
 import dev.triage.support.TestApplication;
 import dev.triage.support.WithoutProtection;
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -42,6 +47,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.cloud.context.refresh.ContextRefresher;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.web.client.RestClient;
 
 /**
  * A refresh of Spring Cloud Context ({@code /actuator/refresh}) with Resilience4j's registries refresh-scoped, as
@@ -56,6 +62,7 @@ import org.springframework.core.env.ConfigurableEnvironment;
 				"resilience4j.ratelimiter.instances.billing.timeout-duration=0",
 				"resilience4j.bulkhead.instances.billing.max-concurrent-calls=5",
 				"resilience4j.bulkhead.instances.billing.max-wait-duration=0",
+				"resilience4j.circuitbreaker.instances.catalog.failure-rate-threshold=70",
 				"triage.policies.503.backoff.initial=1ms", "triage.policies.503.backoff.max=1ms" })
 class RefreshedRegistriesTests extends LoopbackUpstream {
 
@@ -79,6 +86,9 @@ class RefreshedRegistriesTests extends LoopbackUpstream {
 
 	@Autowired
 	ConfigurableEnvironment environment;
+
+	@Autowired
+	TriageHttpServices triage;
 
 	@BeforeEach
 	void answer() {
@@ -142,6 +152,26 @@ class RefreshedRegistriesTests extends LoopbackUpstream {
 		assertThat(this.clients.find("inventory").channels().all()).hasSize(1);
 		assertThat(this.breakers.find("inventory-backup")).as("the removed channel's breaker").isEmpty();
 		assertThat(this.breakers.find("inventory")).isPresent();
+	}
+
+	@Test
+	void theBreakerOfAClientMadeAfterStartupKeepsItsStateAndTriagesLayeringAcrossARefresh() {
+		InventoryClient catalog = this.triage.createClient("catalog", InventoryClient.class,
+				RestClient.builder().baseUrl(upstream.baseUrl()).build());
+		assertThat(catalog.item("1")).isEqualTo("ok");
+		CircuitBreaker inUse = breakerInUse("catalog");
+		inUse.onError(1, TimeUnit.MILLISECONDS, new IllegalStateException("failed"));
+
+		this.refresher.refresh();
+
+		assertThat(breakerInUse("catalog")).isSameAs(inUse);
+		assertThat(this.breakers.circuitBreaker("catalog")).isSameAs(inUse);
+		assertThat(inUse.getMetrics().getNumberOfFailedCalls()).as("its window").isEqualTo(1);
+		CircuitBreakerConfig config = inUse.getCircuitBreakerConfig();
+		assertThat(config.getFailureRateThreshold()).as("the application's setting").isEqualTo(70f);
+		assertThat(config.getSlidingWindowType()).as("Triage's default window under it")
+			.isEqualTo(CircuitBreakerConfig.SlidingWindowType.TIME_BASED);
+		assertThat(config.getMinimumNumberOfCalls()).isEqualTo(10);
 	}
 
 	private CircuitBreaker breakerInUse(String client) {
