@@ -69,7 +69,8 @@ final class BreakerDefaults implements BeanPostProcessor, BeanClassLoaderAware, 
 	private final Set<String> layered = ConcurrentHashMap.newKeySet();
 
 	/** The instance settings Triage added for breakers the application does not configure. */
-	private final Set<InstanceProperties> added = Collections.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
+	private final Set<InstanceProperties> added = Collections
+		.synchronizedSet(Collections.newSetFromMap(new IdentityHashMap<>()));
 
 	BreakerDefaults(ListableBeanFactory beanFactory, Environment environment) {
 		this.beanFactory = beanFactory;
