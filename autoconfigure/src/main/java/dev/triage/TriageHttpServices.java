@@ -35,6 +35,8 @@ public interface TriageHttpServices {
 	 * @param restClient the RestClient the proxy uses; its base URL is the {@code primary} channel
 	 * @param <S> the service interface
 	 * @return the proxy
+	 * @throws IllegalStateException when the RestClient's request factory is on an Apache HttpClient 5 that retries
+	 * on its own (build it with {@code disableAutomaticRetries()})
 	 */
 	<S> S createClient(String client, Class<S> serviceType, RestClient restClient);
 
@@ -43,7 +45,8 @@ public interface TriageHttpServices {
 	 * {@code RestClient.builder().apply(triage.forClient("x"))}. Calls made on it directly have no fallback
 	 * (there is no interface to answer for): they throw Triage's typed exceptions.
 	 * @param client the client's name
-	 * @return the builder customization
+	 * @return the builder customization; applied to a builder whose request factory is on an Apache HttpClient 5
+	 * that retries on its own, it throws {@link IllegalStateException}
 	 */
 	Consumer<RestClient.Builder> forClient(String client);
 

@@ -111,7 +111,7 @@ public final class ManagedHttpServices implements TriageHttpServices {
 		}
 		ManagedClient managed = this.clients.client(client);
 		return (builder) -> {
-			DefaultRequestFactory.replaceHiddenRetries(builder);
+			HiddenRetries.remove(client, builder);
 			String base = baseUrl;
 			if (base == null) {
 				base = BuilderFields.baseUrl(builder);

@@ -1,0 +1,195 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.triage.restclient;
+
+import java.lang.reflect.Field;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.triage.engine.AttemptAbortInterceptor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.util.ClassUtils;
+import org.springframework.web.client.RestClient;
+
+/**
+ * The retry layer hidden in a managed {@code RestClient}'s request factory (SPEC §11: "the request factory's own
+ * retries are off"). Apache HttpClient 5, which the starter brings, retries on its own unless built with
+ * {@code disableAutomaticRetries()}: an I/O error, a 429 or 503 (a POST included) is sent again behind the
+ * table's back, after waiting out its {@code Retry-After} whatever the deadline says.
+ * <ul>
+ * <li>A builder given no request factory ({@code RestClient.builder()}, {@code RestClient.create()}) would get
+ * Spring's default when built: put under a client's table, it gets that default without the retries and with the
+ * attempt's hard bound.</li>
+ * <li>A builder with a request factory of its own keeps it; on HttpClient 5 Triage looks at the client's execution
+ * chain. Retries left on (HttpClient 5's default strategy) are refused with what to build instead; a retry strategy
+ * of the application's own, or no attempt bound (Triage's exec interceptor), is said once per client at WARN.</li>
+ * </ul>
+ * Spring's builder does not say whether it has a request factory, nor HttpClient 5 what its chain holds: their
+ * fields are read. When they cannot be, the builder is left as it is (a warning says so once).
+ */
+final class HiddenRetries {
+
+	private static final Log logger = LogFactory.getLog(HiddenRetries.class);
+
+	/** Spring's own test for its default: Apache HttpClient 5 first. */
+	private static final boolean HTTP_CLIENT_5 = ClassUtils.isPresent("org.apache.hc.client5.http.classic.HttpClient",
+			HiddenRetries.class.getClassLoader());
+
+	private static final String INTERNAL_CLIENT = "org.apache.hc.client5.http.impl.classic.InternalHttpClient";
+
+	private static final String RETRY_EXEC = "org.apache.hc.client5.http.impl.classic.HttpRequestRetryExec";
+
+	private static final String DEFAULT_STRATEGY = "org.apache.hc.client5.http.impl.DefaultHttpRequestRetryStrategy";
+
+	private static final String FIX = "build its HttpClient as AttemptAbortInterceptor.addTo(HttpClients.custom()"
+			+ ".disableAutomaticRetries()) (dev.triage.engine: the attempt's hard bound, the timeout that fired), or "
+			+ "leave the request factory to Spring Boot's RestClient.Builder";
+
+	private static volatile boolean warned;
+
+	/** The clients already warned about, once each. */
+	private static final Set<String> warnedClients = ConcurrentHashMap.newKeySet();
+
+	private HiddenRetries() {
+	}
+
+	/**
+	 * Put a builder's requests under a client's table without a hidden retry layer: a builder without a request
+	 * factory gets Spring's default on Apache HttpClient 5 without its retries; one with an HttpClient 5 of its
+	 * own that retries is refused.
+	 * @param client the client's name
+	 * @param builder the builder
+	 * @throws IllegalStateException when the builder's HttpClient 5 retries on its own
+	 */
+	static void remove(String client, RestClient.Builder builder) {
+		if (!HTTP_CLIENT_5 || !BuilderFields.readable(builder)) {
+			return;
+		}
+		Object factory;
+		try {
+			factory = BuilderFields.read(builder, "requestFactory");
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			if (!warned) {
+				warned = true;
+				logger.warn("Triage cannot tell whether a RestClient.Builder has a request factory (" + ex
+						+ "): one left to Spring's default keeps Apache HttpClient 5's own retries; give it a request "
+						+ "factory built on AttemptAbortInterceptor.addTo(HttpClients.custom().disableAutomaticRetries())");
+			}
+			return;
+		}
+		if (factory == null) {
+			builder.requestFactory(HttpClient5.withoutRetries());
+		}
+		else if (factory instanceof HttpComponentsClientHttpRequestFactory own) {
+			HttpClient5.check(client, own);
+		}
+	}
+
+	private static void warnOnce(String client, String message) {
+		if (warnedClients.add(client + ':' + message)) {
+			logger.warn(message);
+		}
+	}
+
+	private static Object field(Object target, String name) throws ReflectiveOperationException {
+		Field field = target.getClass().getDeclaredField(name);
+		field.setAccessible(true);
+		return field.get(target);
+	}
+
+	/**
+	 * Loaded only when Apache HttpClient 5 is on the classpath.
+	 */
+	private static final class HttpClient5 {
+
+		/**
+		 * Spring's default ({@code HttpClients.createSystem()}) without its retries, with the attempt's hard bound.
+		 */
+		static ClientHttpRequestFactory withoutRetries() {
+			return new HttpComponentsClientHttpRequestFactory(
+					AttemptAbortInterceptor.addTo(HttpClients.custom().useSystemProperties().disableAutomaticRetries())
+						.build());
+		}
+
+		static void check(String client, HttpComponentsClientHttpRequestFactory factory) {
+			List<Object> chain;
+			Integer maxRetries = null;
+			Object strategy = null;
+			try {
+				chain = chain(factory.getHttpClient());
+				if (chain == null) {
+					return;
+				}
+				for (Object handler : chain) {
+					if (handler.getClass().getName().equals(RETRY_EXEC)) {
+						strategy = field(handler, "retryStrategy");
+						if (strategy.getClass().getName().equals(DEFAULT_STRATEGY)) {
+							maxRetries = (Integer) field(strategy, "maxRetries");
+						}
+					}
+				}
+			}
+			catch (ReflectiveOperationException | RuntimeException ex) {
+				warnOnce(client, "Triage cannot tell whether the Apache HttpClient 5 under client '" + client
+						+ "' retries on its own (" + ex + "); if it does, its retries hide under the table: " + FIX);
+				return;
+			}
+			if (maxRetries != null && maxRetries > 0) {
+				throw new IllegalStateException("Client '" + client + "': the Apache HttpClient 5 of its "
+						+ "RestClient's request factory retries on its own (up to " + maxRetries + " more times: an "
+						+ "I/O error, a 429 or 503, a POST included, after waiting out its Retry-After), under "
+						+ "Triage's policy table, which then no longer decides how often a request is sent. To fix: "
+						+ FIX + ".");
+			}
+			if (strategy != null && maxRetries == null) {
+				warnOnce(client, "Client '" + client + "': the Apache HttpClient 5 of its RestClient's request "
+						+ "factory has a retry strategy of its own (" + strategy.getClass().getName()
+						+ "): what it retries is sent behind Triage's policy table. To leave the retries to the table, "
+						+ FIX);
+			}
+			if (chain.stream().noneMatch(AttemptAbortInterceptor.class::isInstance)) {
+				warnOnce(client, "Client '" + client + "': the Apache HttpClient 5 of its RestClient's request "
+						+ "factory has no attempt bound, so an attempt can outlast the client's deadline and a "
+						+ "timeout's configured value is not reported. To bound it, " + FIX);
+			}
+		}
+
+		/**
+		 * Return the handlers of an HttpClient 5's execution chain, {@code null} when it is not HttpClient 5's own
+		 * client class.
+		 */
+		private static List<Object> chain(Object httpClient) throws ReflectiveOperationException {
+			if (httpClient == null || !httpClient.getClass().getName().equals(INTERNAL_CLIENT)) {
+				return null;
+			}
+			List<Object> handlers = new ArrayList<>();
+			for (Object element = field(httpClient, "execChain"); element != null; element = field(element, "next")) {
+				handlers.add(field(element, "handler"));
+			}
+			return handlers;
+		}
+
+	}
+
+}
