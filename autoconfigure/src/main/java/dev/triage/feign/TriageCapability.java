@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 import dev.triage.TriageFallback;
+import dev.triage.engine.HttpClient5Retries;
 import dev.triage.engine.ManagedClient;
 import feign.Capability;
 import feign.Client;
@@ -36,6 +37,8 @@ import feign.codec.Decoder;
  * call. Whatever else builds the client (Spring Cloud's circuit breaker included) keeps working on top.
  */
 public final class TriageCapability implements Capability {
+
+	private static final String HC5_FEIGN_CLIENT = "feign.hc5.ApacheHttp5Client";
 
 	private final ManagedClient client;
 
@@ -53,7 +56,33 @@ public final class TriageCapability implements Capability {
 
 	@Override
 	public Client enrich(Client client) {
-		return (client instanceof TriageClient) ? client : new TriageClient(client, this.client);
+		if (client instanceof TriageClient) {
+			return client;
+		}
+		refuseHiddenRetries(client);
+		return new TriageClient(client, this.client);
+	}
+
+	/**
+	 * Refuse a Feign client on an Apache HttpClient 5 that retries on its own: the application's own
+	 * {@code feign.Client} bean, e.g. {@code new ApacheHttp5Client()}, which replaces the one Spring Cloud OpenFeign
+	 * builds with Triage's settings.
+	 */
+	private void refuseHiddenRetries(Client client) {
+		if (!client.getClass().getName().equals(HC5_FEIGN_CLIENT)) {
+			return;
+		}
+		Object httpClient;
+		try {
+			httpClient = HttpClient5Retries.field(client, "client");
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			return;
+		}
+		HttpClient5Retries.check(this.client.name(), httpClient, "its Feign client", "build the HttpClient of the "
+				+ "application's feign.Client bean as AttemptAbortInterceptor.addTo(HttpClients.custom()"
+				+ ".disableAutomaticRetries()) (dev.triage.engine: the attempt's hard bound, the timeout that fired), "
+				+ "or leave the client to Spring Cloud OpenFeign, which Triage configures");
 	}
 
 	@Override

@@ -16,13 +16,8 @@
 
 package dev.triage.restclient;
 
-import java.lang.reflect.Field;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-
 import dev.triage.engine.AttemptAbortInterceptor;
+import dev.triage.engine.HttpClient5Retries;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
@@ -40,12 +35,11 @@ import org.springframework.web.client.RestClient;
  * <li>A builder given no request factory ({@code RestClient.builder()}, {@code RestClient.create()}) would get
  * Spring's default when built: put under a client's table, it gets that default without the retries and with the
  * attempt's hard bound.</li>
- * <li>A builder with a request factory of its own keeps it; on HttpClient 5 Triage looks at the client's execution
- * chain. Retries left on (HttpClient 5's default strategy) are refused with what to build instead; a retry strategy
- * of the application's own, or no attempt bound (Triage's exec interceptor), is said once per client at WARN.</li>
+ * <li>A builder with a request factory of its own keeps it; on HttpClient 5 it is checked by
+ * {@link HttpClient5Retries}: retries left on are refused with what to build instead.</li>
  * </ul>
- * Spring's builder does not say whether it has a request factory, nor HttpClient 5 what its chain holds: their
- * fields are read. When they cannot be, the builder is left as it is (a warning says so once).
+ * Spring's builder does not say whether it has a request factory: its field is read. When it cannot be, the
+ * builder is left as it is (a warning says so once).
  */
 final class HiddenRetries {
 
@@ -55,20 +49,11 @@ final class HiddenRetries {
 	private static final boolean HTTP_CLIENT_5 = ClassUtils.isPresent("org.apache.hc.client5.http.classic.HttpClient",
 			HiddenRetries.class.getClassLoader());
 
-	private static final String INTERNAL_CLIENT = "org.apache.hc.client5.http.impl.classic.InternalHttpClient";
-
-	private static final String RETRY_EXEC = "org.apache.hc.client5.http.impl.classic.HttpRequestRetryExec";
-
-	private static final String DEFAULT_STRATEGY = "org.apache.hc.client5.http.impl.DefaultHttpRequestRetryStrategy";
-
 	private static final String FIX = "build its HttpClient as AttemptAbortInterceptor.addTo(HttpClients.custom()"
 			+ ".disableAutomaticRetries()) (dev.triage.engine: the attempt's hard bound, the timeout that fired), or "
 			+ "leave the request factory to Spring Boot's RestClient.Builder";
 
 	private static volatile boolean warned;
-
-	/** The clients already warned about, once each. */
-	private static final Set<String> warnedClients = ConcurrentHashMap.newKeySet();
 
 	private HiddenRetries() {
 	}
@@ -101,21 +86,9 @@ final class HiddenRetries {
 		if (factory == null) {
 			builder.requestFactory(HttpClient5.withoutRetries());
 		}
-		else if (factory instanceof HttpComponentsClientHttpRequestFactory own) {
-			HttpClient5.check(client, own);
+		else {
+			HttpClient5.check(client, factory);
 		}
-	}
-
-	private static void warnOnce(String client, String message) {
-		if (warnedClients.add(client + ':' + message)) {
-			logger.warn(message);
-		}
-	}
-
-	private static Object field(Object target, String name) throws ReflectiveOperationException {
-		Field field = target.getClass().getDeclaredField(name);
-		field.setAccessible(true);
-		return field.get(target);
 	}
 
 	/**
@@ -132,62 +105,13 @@ final class HiddenRetries {
 						.build());
 		}
 
-		static void check(String client, HttpComponentsClientHttpRequestFactory factory) {
-			List<Object> chain;
-			Integer maxRetries = null;
-			Object strategy = null;
-			try {
-				chain = chain(factory.getHttpClient());
-				if (chain == null) {
-					return;
-				}
-				for (Object handler : chain) {
-					if (handler.getClass().getName().equals(RETRY_EXEC)) {
-						strategy = field(handler, "retryStrategy");
-						if (strategy.getClass().getName().equals(DEFAULT_STRATEGY)) {
-							maxRetries = (Integer) field(strategy, "maxRetries");
-						}
-					}
-				}
-			}
-			catch (ReflectiveOperationException | RuntimeException ex) {
-				warnOnce(client, "Triage cannot tell whether the Apache HttpClient 5 under client '" + client
-						+ "' retries on its own (" + ex + "); if it does, its retries hide under the table: " + FIX);
-				return;
-			}
-			if (maxRetries != null && maxRetries > 0) {
-				throw new IllegalStateException("Client '" + client + "': the Apache HttpClient 5 of its "
-						+ "RestClient's request factory retries on its own (up to " + maxRetries + " more times: an "
-						+ "I/O error, a 429 or 503, a POST included, after waiting out its Retry-After), under "
-						+ "Triage's policy table, which then no longer decides how often a request is sent. To fix: "
-						+ FIX + ".");
-			}
-			if (strategy != null && maxRetries == null) {
-				warnOnce(client, "Client '" + client + "': the Apache HttpClient 5 of its RestClient's request "
-						+ "factory has a retry strategy of its own (" + strategy.getClass().getName()
-						+ "): what it retries is sent behind Triage's policy table. To leave the retries to the table, "
-						+ FIX);
-			}
-			if (chain.stream().noneMatch(AttemptAbortInterceptor.class::isInstance)) {
-				warnOnce(client, "Client '" + client + "': the Apache HttpClient 5 of its RestClient's request "
-						+ "factory has no attempt bound, so an attempt can outlast the client's deadline and a "
-						+ "timeout's configured value is not reported. To bound it, " + FIX);
-			}
-		}
-
 		/**
-		 * Return the handlers of an HttpClient 5's execution chain, {@code null} when it is not HttpClient 5's own
-		 * client class.
+		 * Refuse a request factory of the application's own on an HttpClient 5 that retries on its own.
 		 */
-		private static List<Object> chain(Object httpClient) throws ReflectiveOperationException {
-			if (httpClient == null || !httpClient.getClass().getName().equals(INTERNAL_CLIENT)) {
-				return null;
+		static void check(String client, Object factory) {
+			if (factory instanceof HttpComponentsClientHttpRequestFactory own) {
+				HttpClient5Retries.check(client, own.getHttpClient(), "its RestClient's request factory", FIX);
 			}
-			List<Object> handlers = new ArrayList<>();
-			for (Object element = field(httpClient, "execChain"); element != null; element = field(element, "next")) {
-				handlers.add(field(element, "handler"));
-			}
-			return handlers;
 		}
 
 	}
