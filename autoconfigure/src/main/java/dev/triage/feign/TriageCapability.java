@@ -19,6 +19,7 @@ package dev.triage.feign;
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 
 import dev.triage.TriageFallback;
@@ -30,6 +31,8 @@ import feign.Feign;
 import feign.InvocationHandlerFactory;
 import feign.InvocationHandlerFactory.MethodHandler;
 import feign.codec.Decoder;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * Puts Triage into a Feign client: the {@link Client} is wrapped for per-attempt classification and breaker
@@ -38,7 +41,12 @@ import feign.codec.Decoder;
  */
 public final class TriageCapability implements Capability {
 
+	private static final Log logger = LogFactory.getLog(TriageCapability.class);
+
 	private static final String HC5_FEIGN_CLIENT = "feign.hc5.ApacheHttp5Client";
+
+	/** Whether this client was said to send with {@code HttpURLConnection}: once per client. */
+	private final AtomicBoolean saidHttpUrlConnection = new AtomicBoolean();
 
 	private final ManagedClient client;
 
@@ -60,7 +68,29 @@ public final class TriageCapability implements Capability {
 			return client;
 		}
 		refuseHiddenRetries(client);
+		warnOnHttpUrlConnection(client);
 		return new TriageClient(client, this.client);
+	}
+
+	/**
+	 * Say once that a Feign client sends with the JDK's {@code HttpURLConnection} ({@code feign.Client.Default}):
+	 * Spring Cloud OpenFeign uses it when its Apache HttpClient 5 client is off, by
+	 * {@code spring.cloud.openfeign.httpclient.hc5.enabled=false} or because the application declares a
+	 * {@code CloseableHttpClient} bean of its own. {@code HttpURLConnection} sends a request without a body again,
+	 * once, when reading its answer fails (a connection reset), and nothing can switch that off: such a request
+	 * reaches the wire up to twice per attempt of the table.
+	 */
+	private void warnOnHttpUrlConnection(Client client) {
+		if (client instanceof Client.Default && this.saidHttpUrlConnection.compareAndSet(false, true)) {
+			logger.warn("Client '" + this.client.name() + "': Feign sends with the JDK's HttpURLConnection "
+					+ "(feign.Client.Default), which sends a request without a body (a GET, a DELETE) again by itself, "
+					+ "once, when reading its answer fails (a connection reset): such a request can reach the wire "
+					+ "twice per attempt of Triage's policy table. Spring Cloud OpenFeign's Apache HttpClient 5 client "
+					+ "is off: spring.cloud.openfeign.httpclient.hc5.enabled=false, or a CloseableHttpClient bean of "
+					+ "the application's own, which makes Spring Cloud OpenFeign skip it. To send what the table says, "
+					+ "remove either, or declare a feign.Client bean new ApacheHttp5Client(AttemptAbortInterceptor"
+					+ ".addTo(HttpClients.custom().disableAutomaticRetries()).build())");
+		}
 	}
 
 	/**
