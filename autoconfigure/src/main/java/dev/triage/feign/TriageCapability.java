@@ -24,6 +24,7 @@ import java.util.function.Function;
 
 import dev.triage.TriageFallback;
 import dev.triage.engine.HttpClient5Retries;
+import dev.triage.engine.JdkClientResends;
 import dev.triage.engine.ManagedClient;
 import feign.Capability;
 import feign.Client;
@@ -82,14 +83,12 @@ public final class TriageCapability implements Capability {
 	 */
 	private void warnOnHttpUrlConnection(Client client) {
 		if (client instanceof Client.Default && this.saidHttpUrlConnection.compareAndSet(false, true)) {
-			logger.warn("Client '" + this.client.name() + "': Feign sends with the JDK's HttpURLConnection "
-					+ "(feign.Client.Default), which sends a request without a body (a GET, a DELETE) again by itself, "
-					+ "once, when reading its answer fails (a connection reset): such a request can reach the wire "
-					+ "twice per attempt of Triage's policy table. Spring Cloud OpenFeign's Apache HttpClient 5 client "
-					+ "is off: spring.cloud.openfeign.httpclient.hc5.enabled=false, or a CloseableHttpClient bean of "
-					+ "the application's own, which makes Spring Cloud OpenFeign skip it. To send what the table says, "
-					+ "remove either, or declare a feign.Client bean new ApacheHttp5Client(AttemptAbortInterceptor"
-					+ ".addTo(HttpClients.custom().disableAutomaticRetries()).build())");
+			logger.warn("Client '" + this.client.name() + "': Feign sends with " + JdkClientResends.HTTP_URL_CONNECTION
+					+ " (feign.Client.Default)" + JdkClientResends.CONSEQUENCE + ". Spring Cloud OpenFeign's Apache "
+					+ "HttpClient 5 client is off: spring.cloud.openfeign.httpclient.hc5.enabled=false, or a "
+					+ "CloseableHttpClient bean of the application's own, which makes Spring Cloud OpenFeign skip it. To "
+					+ "send what the table says, remove either, or declare a feign.Client bean new ApacheHttp5Client("
+					+ JdkClientResends.BOUND_HTTP_CLIENT_5 + ")");
 		}
 	}
 

@@ -17,12 +17,18 @@
 package dev.triage.restclient;
 
 import dev.triage.engine.AttemptAbortInterceptor;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
 import dev.triage.engine.HttpClient5Retries;
+import dev.triage.engine.JdkClientResends;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
+import org.springframework.http.client.JdkClientHttpRequestFactory;
+import org.springframework.http.client.SimpleClientHttpRequestFactory;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.client.RestClient;
 
@@ -37,6 +43,9 @@ import org.springframework.web.client.RestClient;
  * attempt's hard bound.</li>
  * <li>A builder with a request factory of its own keeps it; on HttpClient 5 it is checked by
  * {@link HttpClient5Retries}: retries left on are refused with what to build instead.</li>
+ * <li>One on the JDK's {@code HttpURLConnection} or {@code HttpClient}, which send some requests again by
+ * themselves with no way to stop them ({@link JdkClientResends}), is said once per client at WARN with the way
+ * back.</li>
  * </ul>
  * Spring's builder does not say whether it has a request factory: its field is read. When it cannot be, the
  * builder is left as it is (a warning says so once).
@@ -55,6 +64,9 @@ final class HiddenRetries {
 
 	private static volatile boolean warned;
 
+	/** The clients said to be on a JDK client, once each. */
+	private static final Set<String> onJdkClients = ConcurrentHashMap.newKeySet();
+
 	private HiddenRetries() {
 	}
 
@@ -67,7 +79,7 @@ final class HiddenRetries {
 	 * @throws IllegalStateException when the builder's HttpClient 5 retries on its own
 	 */
 	static void remove(String client, RestClient.Builder builder) {
-		if (!HTTP_CLIENT_5 || !BuilderFields.readable(builder)) {
+		if (!BuilderFields.readable(builder)) {
 			return;
 		}
 		Object factory;
@@ -75,7 +87,7 @@ final class HiddenRetries {
 			factory = BuilderFields.read(builder, "requestFactory");
 		}
 		catch (ReflectiveOperationException | RuntimeException ex) {
-			if (!warned) {
+			if (HTTP_CLIENT_5 && !warned) {
 				warned = true;
 				logger.warn("Triage cannot tell whether a RestClient.Builder has a request factory (" + ex
 						+ "): one left to Spring's default keeps Apache HttpClient 5's own retries; give it a request "
@@ -83,11 +95,30 @@ final class HiddenRetries {
 			}
 			return;
 		}
-		if (factory == null) {
+		if (factory instanceof SimpleClientHttpRequestFactory) {
+			warnOnJdkClient(client, JdkClientResends.HTTP_URL_CONNECTION + " (SimpleClientHttpRequestFactory)");
+		}
+		else if (factory instanceof JdkClientHttpRequestFactory) {
+			warnOnJdkClient(client, JdkClientResends.HTTP_CLIENT + " (JdkClientHttpRequestFactory)");
+		}
+		else if (!HTTP_CLIENT_5) {
+			return;
+		}
+		else if (factory == null) {
 			builder.requestFactory(HttpClient5.withoutRetries());
 		}
 		else {
 			HttpClient5.check(client, factory);
+		}
+	}
+
+	private static void warnOnJdkClient(String client, String what) {
+		if (onJdkClients.add(client)) {
+			logger.warn("Client '" + client + "': its RestClient's request factory sends with " + what
+					+ JdkClientResends.CONSEQUENCE + ". To send what the table says, leave the request factory to "
+					+ "Spring Boot's default, Apache HttpClient 5, which the starter brings (no other client factory "
+					+ "chosen in its spring.http.client properties), or give it new "
+					+ "HttpComponentsClientHttpRequestFactory(" + JdkClientResends.BOUND_HTTP_CLIENT_5 + ")");
 		}
 	}
 
