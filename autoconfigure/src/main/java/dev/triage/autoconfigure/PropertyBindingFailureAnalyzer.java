@@ -25,6 +25,8 @@ import dev.triage.policy.ShownValues;
 import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
@@ -41,7 +43,7 @@ class PropertyBindingFailureAnalyzer extends AbstractFailureAnalyzer<BindExcepti
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, BindException cause) {
-		String name = cause.getName().toString();
+		String name = shown(cause.getName());
 		if (!name.startsWith("triage.") || findCause(cause, UnboundConfigurationPropertiesException.class) != null) {
 			// Unknown keys have an analyzer of their own.
 			return null;
@@ -58,6 +60,24 @@ class PropertyBindingFailureAnalyzer extends AbstractFailureAnalyzer<BindExcepti
 		description.append("\n    Reason: the value is not ").append(allowed);
 		return new FailureAnalysis(description.toString(),
 				"Update '" + name + "' in your application's configuration to " + allowed + ".", cause);
+	}
+
+	/**
+	 * The property's name as the other reports name it: an error type as written (types are case-sensitive), in
+	 * brackets, where Spring's own name would lower-case it and so point at another rule.
+	 */
+	static String shown(ConfigurationPropertyName name) {
+		StringBuilder shown = new StringBuilder();
+		for (int i = 0; i < name.getNumberOfElements(); i++) {
+			boolean errorType = i > 0 && "error-types".equals(name.getElement(i - 1, Form.DASHED));
+			if (errorType || name.isNumericIndex(i)) {
+				shown.append('[').append(name.getElement(i, Form.ORIGINAL)).append(']');
+			}
+			else {
+				shown.append((i > 0) ? "." : "").append(name.getElement(i, Form.DASHED));
+			}
+		}
+		return shown.toString();
 	}
 
 	/**

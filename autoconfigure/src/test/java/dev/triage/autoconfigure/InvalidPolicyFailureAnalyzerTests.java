@@ -55,6 +55,9 @@ class InvalidPolicyFailureAnalyzerTests {
 			"triage.policies.5xx.breaker|maybe|triage.policies.5xx.breaker|one of failure, success, ignore",
 			"triage.policies.5xx.retry-after|sometimes|triage.policies.5xx.retry-after|one of honor, ignore",
 			"triage.policies.5xx.alert|often|triage.policies.5xx.alert|true or false",
+			"triage.error-types.Overloaded.breaker|maybe|Property: triage.error-types[Overloaded].breaker|one of failure",
+			"triage.clients.inventory.error-types.Overloaded.alert|often|Property: triage.clients.inventory.error-types[Overloaded].alert|true or false",
+			"triage.error-types.Overloaded.max-attempts|0|Property: triage.error-types[Overloaded].max-attempts|at least 1",
 			"triage.call-log-window|-1s|triage.call-log-window|a duration of 0 (every call logged) or more" })
 	void startupFailsWithAReadableMessage(String property, String value, String named, String allowed,
 			CapturedOutput output) {
