@@ -165,6 +165,16 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 	}
 
 	/**
+	 * Say that Redis failed outside a command of the store's (the pause announcements' subscription): marked
+	 * unavailable, counted, said once per outage; the heartbeat finds Redis again.
+	 * @param operation what failed, for the log
+	 * @param failure why
+	 */
+	public void unavailable(String operation, Throwable failure) {
+		failed(operation, failure);
+	}
+
+	/**
 	 * Register something to run each time Redis is reached again after an outage.
 	 * @param listener the listener; runs on a store thread and must only submit commands
 	 */

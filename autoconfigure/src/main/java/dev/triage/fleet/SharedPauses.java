@@ -80,6 +80,8 @@ public final class SharedPauses implements Pauses, AutoCloseable {
 
 	private volatile RedisMessageListenerContainer container;
 
+	private boolean closed;
+
 	/**
 	 * Create the shared pauses.
 	 * @param store the fleet's Redis
@@ -110,13 +112,7 @@ public final class SharedPauses implements Pauses, AutoCloseable {
 		if (!this.started.compareAndSet(false, true)) {
 			return;
 		}
-		RedisMessageListenerContainer listeners = new RedisMessageListenerContainer();
-		listeners.setConnectionFactory(this.store.connectionFactory());
-		listeners.setRecoveryInterval(1000);
-		listeners.addMessageListener(this::received, new ChannelTopic(this.topic));
-		listeners.afterPropertiesSet();
-		listeners.start();
-		this.container = listeners;
+		subscribe();
 		Duration bound = STARTUP.compareTo(this.store.timeout()) > 0 ? STARTUP : this.store.timeout();
 		try {
 			read(new ArrayList<>(this.pauses.values()), bound).get(bound.toNanos(), TimeUnit.NANOSECONDS);
@@ -129,10 +125,37 @@ public final class SharedPauses implements Pauses, AutoCloseable {
 		}
 	}
 
+	/**
+	 * Subscribe to announcements with a new listener container. When Redis is unreachable (at startup, or still
+	 * after an outage) the instance goes on with its own protection; the next reconnection subscribes again.
+	 */
+	private synchronized void subscribe() {
+		if (this.closed) {
+			return;
+		}
+		stop(this.container);
+		RedisMessageListenerContainer listeners = new RedisMessageListenerContainer();
+		listeners.setConnectionFactory(this.store.connectionFactory());
+		listeners.setRecoveryInterval(1000);
+		listeners.addMessageListener(this::received, new ChannelTopic(this.topic));
+		listeners.afterPropertiesSet();
+		this.container = listeners;
+		try {
+			listeners.start();
+		}
+		catch (RuntimeException ex) {
+			this.store.unavailable("subscribe to pauses", ex);
+		}
+	}
+
 	@Override
-	public void close() {
-		RedisMessageListenerContainer listeners = this.container;
+	public synchronized void close() {
+		this.closed = true;
+		stop(this.container);
 		this.container = null;
+	}
+
+	private static void stop(RedisMessageListenerContainer listeners) {
 		if (listeners != null) {
 			try {
 				listeners.destroy();
@@ -206,6 +229,13 @@ public final class SharedPauses implements Pauses, AutoCloseable {
 	 * Redis answers again: write the pauses learnt meanwhile (extend-only, announced), then read them all.
 	 */
 	private void resync() {
+		RedisMessageListenerContainer listeners = this.container;
+		if (this.started.get() && (listeners == null || !listeners.isListening())) {
+			this.store.submit("subscribe to pauses", (redis) -> {
+				subscribe();
+				return null;
+			}, STARTUP);
+		}
 		for (Shared shared : this.pauses.values()) {
 			if (!shared.pause.remaining().isZero()) {
 				announce(shared);

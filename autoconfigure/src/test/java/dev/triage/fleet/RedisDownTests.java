@@ -27,6 +27,7 @@ import static dev.triage.fleet.FleetOfInstances.status;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -133,6 +134,45 @@ class RedisDownTests {
 				.as("the pause b learnt alone is in Redis again").isGreaterThan(20_000L);
 			assertThat(took).as("no call waited on Redis longer than the timeout")
 				.allSatisfy((duration) -> assertThat(duration).isLessThan(TIMEOUT.plus(SLACK)));
+		}
+	}
+
+	@Test
+	void anInstanceStartedWhileRedisIsDownStartsOnItsOwnAndJoinsTheFleetWhenRedisReturns(CapturedOutput output)
+			throws Exception {
+		upstream.stubFor(get(urlPathEqualTo("/items/ok")).willReturn(aResponse().withStatus(200).withBody("ok")));
+		upstream.stubFor(get(urlPathEqualTo("/items/busy"))
+			.willReturn(aResponse().withStatus(429).withHeader("Retry-After", "30")));
+		try (FleetOfInstances fleet = new FleetOfInstances(upstream.baseUrl(), redis.server().port(),
+				"triage.fleet.store=redis", "triage.fleet.timeout=" + TIMEOUT.toMillis() + "ms",
+				"triage.clients.inventory.throttle.enabled=false",
+				"triage.clients.inventory.policies.429.max-attempts=1")) {
+			redis.server().kill();
+			int logged = output.length();
+
+			ConfigurableApplicationContext a = fleet.start();
+
+			assertThat(status(a).connected()).isFalse();
+			assertThat(inventory(a).item("ok")).isEqualTo("ok");
+			assertThat(count(output.toString().substring(logged), UNAVAILABLE)).as("said once").isEqualTo(1);
+
+			redis.server().start();
+			await(() -> status(a).connected());
+			String channel = fleet.prefix() + "pauses";
+			await(() -> subscribers(channel) == 1);
+			ConfigurableApplicationContext b = fleet.start();
+			assertThat(subscribers(channel)).isEqualTo(2);
+			assertThat(catchThrowable(() -> inventory(b).item("busy"))).isInstanceOf(UpstreamResponseException.class);
+			await(() -> pause(a).isPaused());
+		}
+	}
+
+	private static long subscribers(String channel) {
+		try {
+			return (Long) ((List<?>) redis.server().command("PUBSUB", "NUMSUB", channel)).get(1);
+		}
+		catch (IOException ex) {
+			return -1;
 		}
 	}
 
