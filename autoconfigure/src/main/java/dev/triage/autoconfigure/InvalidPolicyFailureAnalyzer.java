@@ -22,8 +22,8 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.env.Environment;
 
 /**
- * Turns a bad policy table into a startup message that names the property, the bad value, where it was set and
- * what is allowed.
+ * Turns a bad policy table, or another bad Triage setting (a retry budget, a fleet setting), into a startup
+ * message that names the property, the bad value, where it was set and what is allowed.
  */
 class InvalidPolicyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidPolicyException> {
 
@@ -39,7 +39,10 @@ class InvalidPolicyFailureAnalyzer extends AbstractFailureAnalyzer<InvalidPolicy
 
 	@Override
 	protected FailureAnalysis analyze(Throwable rootFailure, InvalidPolicyException cause) {
-		String description = "Triage's policy table is invalid.\n\n    Property: " + cause.getProperty()
+		String property = cause.getProperty();
+		boolean table = property.contains(".policies") || property.contains("error-types");
+		String description = (table ? "Triage's policy table is invalid." : "A Triage setting is invalid.")
+				+ "\n\n    Property: " + cause.getProperty()
 				+ "\n    Value: " + cause.getValue() + PropertyOrigins.line(this.environment, cause.getProperty())
 				+ "\n    Allowed: " + cause.getAllowed();
 		String action = "Update '" + cause.getProperty() + "' in your application's configuration to "

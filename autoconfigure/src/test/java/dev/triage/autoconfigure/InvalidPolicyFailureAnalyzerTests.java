@@ -75,6 +75,16 @@ class InvalidPolicyFailureAnalyzerTests {
 	}
 
 	@Test
+	void aBadSettingOutsideTheTableIsNotCalledABadTable(CapturedOutput output) {
+		Throwable thrown = run("--triage.retry-budget.ratio=-1");
+
+		assertThat(thrown).isNotNull();
+		assertThat(output).contains("A Triage setting is invalid.")
+			.contains("Property: triage.retry-budget.ratio")
+			.doesNotContain("policy table");
+	}
+
+	@Test
 	void startupFailureShowsTheFileAndLineOfTheBadValue(CapturedOutput output) {
 		Throwable thrown = run("--spring.config.location=classpath:config-errors/jitter.yml");
 
