@@ -34,7 +34,6 @@ import dev.triage.overload.Pauses;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.data.redis.connection.Message;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.data.redis.listener.ChannelTopic;
@@ -248,24 +247,19 @@ public final class SharedPauses implements Pauses, AutoCloseable {
 		if (shared.isEmpty()) {
 			return java.util.concurrent.CompletableFuture.completedFuture(List.of());
 		}
-		return this.store.submit("read pauses", (redis) -> {
-			List<Object> left = redis.executePipelined((RedisCallback<Object>) (connection) -> {
-				for (Shared one : shared) {
-					pttl(connection, one.key);
-				}
-				return null;
-			});
-			for (int i = 0; i < shared.size() && i < left.size(); i++) {
-				if (left.get(i) instanceof Long ms && ms > 0) {
-					shared.get(i).pause.extendFor(Duration.ofMillis(ms));
+		// One PTTL after another on the application's shared connection: a pipeline would take a dedicated
+		// connection of Lettuce's, a new one every few seconds. The keys are in their clients' cluster slots.
+		return this.store.submit("read pauses", (redis) -> redis.execute((RedisCallback<List<Object>>) (connection) -> {
+			List<Object> left = new ArrayList<>();
+			for (Shared one : shared) {
+				Long ms = connection.keyCommands().pTtl(one.key.getBytes(StandardCharsets.UTF_8));
+				left.add(ms);
+				if (ms != null && ms > 0) {
+					one.pause.extendFor(Duration.ofMillis(ms));
 				}
 			}
 			return left;
-		}, timeout);
-	}
-
-	private static void pttl(RedisConnection connection, String key) {
-		connection.keyCommands().pTtl(key.getBytes(StandardCharsets.UTF_8));
+		}), timeout);
 	}
 
 	private static final class Shared {

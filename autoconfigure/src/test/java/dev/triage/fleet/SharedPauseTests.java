@@ -127,6 +127,48 @@ class SharedPauseTests {
 		}
 	}
 
+	private long statsRead;
+
+	@Test
+	void theRegularReadOfThePausesOpensNoConnection() throws Exception {
+		try (FleetOfInstances fleet = new FleetOfInstances(upstream.baseUrl(), redis.server().port(),
+				"triage.fleet.store=redis")) {
+			ConfigurableApplicationContext a = fleet.start();
+			inventory(a).item("ok");
+			long connections = stat("INFO", "stats", "total_connections_received");
+			this.statsRead = 0;
+			long reads = stat("INFO", "commandstats", "cmdstat_pttl:calls");
+
+			// every 5 s each instance reads its pauses again (an announcement may have been lost): wait for two reads
+			long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+			while (stat("INFO", "commandstats", "cmdstat_pttl:calls") < reads + 4) {
+				assertThat(System.nanoTime()).as("two reads within a minute").isLessThan(deadline);
+				Thread.sleep(100);
+			}
+
+			long after = stat("INFO", "stats", "total_connections_received");
+			// each of this test's own INFO commands since the first is a connection of its own
+			assertThat(after - this.statsRead).as("no connection opened for a read").isEqualTo(connections);
+		}
+	}
+
+	/** A number from an INFO section: {@code name:value} or, in commandstats, {@code cmdstat_x:calls=N,...}. */
+	private long stat(String command, String section, String name) throws Exception {
+		this.statsRead++;
+		String info = (String) redis.server().command(command, section);
+		for (String line : info.split("\r\n")) {
+			if (line.startsWith(name.contains(":") ? name.substring(0, name.indexOf(':')) + ":" : name + ":")) {
+				String value = line.substring(line.indexOf(':') + 1);
+				if (name.contains(":")) {
+					String field = name.substring(name.indexOf(':') + 1) + "=";
+					value = value.substring(value.indexOf(field) + field.length()).split(",")[0];
+				}
+				return Long.parseLong(value.trim());
+			}
+		}
+		return 0;
+	}
+
 	private static void awaitUntilAfter(ConfigurableApplicationContext instance, Instant instant)
 			throws InterruptedException {
 		long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
