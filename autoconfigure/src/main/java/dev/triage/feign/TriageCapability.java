@@ -46,8 +46,10 @@ public final class TriageCapability implements Capability {
 
 	private static final String HC5_FEIGN_CLIENT = "feign.hc5.ApacheHttp5Client";
 
-	/** Whether this client was said to send with {@code HttpURLConnection}: once per client. */
-	private final AtomicBoolean saidHttpUrlConnection = new AtomicBoolean();
+	private static final String JDK_HTTP_CLIENT_FEIGN_CLIENT = "feign.http2client.Http2Client";
+
+	/** Whether this client was said to send with one of the JDK's clients: once per client. */
+	private final AtomicBoolean saidJdkClient = new AtomicBoolean();
 
 	private final ManagedClient client;
 
@@ -69,25 +71,39 @@ public final class TriageCapability implements Capability {
 			return client;
 		}
 		refuseHiddenRetries(client);
-		warnOnHttpUrlConnection(client);
+		warnOnJdkClient(client);
 		return new TriageClient(client, this.client);
 	}
 
 	/**
-	 * Say once that a Feign client sends with the JDK's {@code HttpURLConnection} ({@code feign.Client.Default}):
-	 * Spring Cloud OpenFeign uses it when its Apache HttpClient 5 client is off, by
-	 * {@code spring.cloud.openfeign.httpclient.hc5.enabled=false} or because the application declares a
-	 * {@code CloseableHttpClient} bean of its own. {@code HttpURLConnection} sends a request without a body again,
-	 * once, when reading its answer fails (a connection reset), and nothing can switch that off: such a request
-	 * reaches the wire up to twice per attempt of the table.
+	 * Say once that a Feign client sends with one of the JDK's HTTP clients, which send some requests again by
+	 * themselves, with no way to stop them ({@link JdkClientResends}): {@code HttpURLConnection}
+	 * ({@code feign.Client.Default}), which Spring Cloud OpenFeign uses when its Apache HttpClient 5 client is off
+	 * by {@code spring.cloud.openfeign.httpclient.hc5.enabled=false} or skipped because the application declares
+	 * a {@code CloseableHttpClient} bean of its own; or {@code java.net.http.HttpClient}
+	 * ({@code feign.http2client.Http2Client}, {@code spring.cloud.openfeign.http2client.enabled=true}).
 	 */
-	private void warnOnHttpUrlConnection(Client client) {
-		if (client instanceof Client.Default && this.saidHttpUrlConnection.compareAndSet(false, true)) {
-			logger.warn("Client '" + this.client.name() + "': Feign sends with " + JdkClientResends.HTTP_URL_CONNECTION
-					+ " (feign.Client.Default)" + JdkClientResends.CONSEQUENCE + ". Spring Cloud OpenFeign's Apache "
-					+ "HttpClient 5 client is off: spring.cloud.openfeign.httpclient.hc5.enabled=false, or a "
-					+ "CloseableHttpClient bean of the application's own, which makes Spring Cloud OpenFeign skip it. To "
-					+ "send what the table says, remove either, or declare a feign.Client bean new ApacheHttp5Client("
+	private void warnOnJdkClient(Client client) {
+		String what;
+		String why;
+		if (client instanceof Client.Default) {
+			what = JdkClientResends.HTTP_URL_CONNECTION + " (feign.Client.Default)";
+			why = "Spring Cloud OpenFeign's Apache HttpClient 5 client is off: "
+					+ "spring.cloud.openfeign.httpclient.hc5.enabled=false, or a CloseableHttpClient bean of the "
+					+ "application's own, which makes Spring Cloud OpenFeign skip it. To send what the table says, "
+					+ "remove either";
+		}
+		else if (client.getClass().getName().equals(JDK_HTTP_CLIENT_FEIGN_CLIENT)) {
+			what = JdkClientResends.HTTP_CLIENT + " (feign.http2client.Http2Client)";
+			why = "spring.cloud.openfeign.http2client.enabled=true puts Feign on it. To send what the table says, "
+					+ "remove that setting";
+		}
+		else {
+			return;
+		}
+		if (this.saidJdkClient.compareAndSet(false, true)) {
+			logger.warn("Client '" + this.client.name() + "': Feign sends with " + what + JdkClientResends.CONSEQUENCE
+					+ ". " + why + ", or declare a feign.Client bean new ApacheHttp5Client("
 					+ JdkClientResends.BOUND_HTTP_CLIENT_5 + ")");
 		}
 	}

@@ -41,12 +41,13 @@ import org.springframework.context.annotation.Configuration;
 /**
  * Spring Cloud OpenFeign sends with the JDK's {@code HttpURLConnection} ({@code feign.Client.Default}) when its
  * Apache HttpClient 5 client is off: by its property, or because the application declares a
- * {@code CloseableHttpClient} bean of its own. {@code HttpURLConnection} sends a request without a body again, once,
- * when reading its answer fails, which nothing switches off (SPEC §5: the wire would see twice what the table
- * says); Triage says so once per client, naming the way back to exact counts.
+ * {@code CloseableHttpClient} bean of its own; and with the JDK's {@code HttpClient} when told to
+ * ({@code spring.cloud.openfeign.http2client.enabled}). Both send a GET again, once, when its answer fails to arrive,
+ * which nothing switches off (SPEC §5: the wire sees twice what the table says); Triage says so once per client,
+ * naming the way back to exact counts.
  */
 @ExtendWith(OutputCaptureExtension.class)
-class OverHttpUrlConnectionTests {
+class OverJdkClientsTests {
 
 	private static final String WARNING = "Client 'inventory': Feign sends with the JDK's HttpURLConnection";
 
@@ -85,6 +86,27 @@ class OverHttpUrlConnectionTests {
 	}
 
 	@Test
+	void aClientOnTheJdkHttpClientIsSaidOnce(CapturedOutput output) throws Exception {
+		try (RawServer upstream = new RawServer();
+				ConfigurableApplicationContext context = start(upstream, Object.class,
+						"--spring.cloud.openfeign.httpclient.hc5.enabled=false",
+						"--spring.cloud.openfeign.http2client.enabled=true")) {
+			upstream.answer((out) -> {
+			});
+			InventoryClient inventory = context.getBean(InventoryClient.class);
+			Throwable thrown = catchThrowable(() -> inventory.item("1"));
+			catchThrowable(() -> inventory.item("2"));
+
+			assertThat(context.getBean(Client.class).getClass().getName()).isEqualTo("feign.http2client.Http2Client");
+			assertThat(((UpstreamTransportException) thrown).attempts()).isEqualTo(2);
+			assertThat(upstream.requests()).as("the JDK's HttpClient sends each attempt twice").isEqualTo(8);
+			String warning = "Client 'inventory': Feign sends with the JDK's HttpClient";
+			assertThat(output.getOut().split(warning, -1)).as("said once").hasSize(2);
+			assertThat(output.getOut()).contains("spring.cloud.openfeign.http2client.enabled=true puts Feign on it");
+		}
+	}
+
+	@Test
 	void aClientOnApacheHttpClient5IsNotSaidToBeOnHttpUrlConnection(CapturedOutput output) throws Exception {
 		try (RawServer upstream = new RawServer();
 				ConfigurableApplicationContext context = start(upstream, Object.class)) {
@@ -94,7 +116,7 @@ class OverHttpUrlConnectionTests {
 
 			assertThat(context.getBean(Client.class)).isInstanceOf(ApacheHttp5Client.class);
 			assertThat(upstream.requests()).as("the connection-reset row: 2 attempts").isEqualTo(2);
-			assertThat(output.getOut()).doesNotContain("HttpURLConnection");
+			assertThat(output.getOut()).doesNotContain("Feign sends with the JDK's");
 		}
 	}
 
