@@ -90,7 +90,7 @@ public final class CallLog implements CallObserver {
 
 	@Override
 	public void onPoison(PoisonRequestEvent event) {
-		logger.warn("triage poison client=" + event.client() + " method=" + event.methodKey() + " request=\""
+		logger.warn("triage poison client=" + event.client() + " method=" + field(event.methodKey()) + " request=\""
 				+ event.httpMethod() + " " + event.url() + "\" fingerprint=" + event.fingerprint() + " failures="
 				+ event.failures() + " status=" + event.lastResponse().status());
 	}
@@ -100,7 +100,7 @@ public final class CallLog implements CallObserver {
 		if (!attemptLogger.isInfoEnabled()) {
 			return;
 		}
-		attemptLogger.info("triage attempt client=" + retry.client() + " method=" + retry.methodKey() + ": attempt "
+		attemptLogger.info("triage attempt client=" + retry.client() + " method=" + field(retry.methodKey()) + ": attempt "
 				+ retry.attempt() + " of " + retry.maxAttempts() + " failed (" + retry.code() + "), retrying "
 				+ ((retry.channel() != null) ? "on " + retry.channel() + " " : "") + "in " + delay(retry.delay()));
 	}
@@ -161,7 +161,7 @@ public final class CallLog implements CallObserver {
 
 	private static String line(CallRecord call, long count) {
 		StringBuilder line = new StringBuilder(256);
-		line.append("triage call client=").append(call.client()).append(" method=").append(call.methodKey());
+		line.append("triage call client=").append(call.client()).append(" method=").append(field(call.methodKey()));
 		line.append(" request=\"").append((call.requestLine() != null) ? call.requestLine() : "-").append('"');
 		if (call.channel() != null) {
 			line.append(" channel=").append(call.channel());
@@ -171,7 +171,7 @@ public final class CallLog implements CallObserver {
 		if (failure instanceof UpstreamResponseException response && response.response().errorType() != null) {
 			String type = ErrorMessages.sanitize(response.response().errorType());
 			// Quoted when it holds a space: a body's text must not add fields to the line.
-			line.append(" error_type=").append((type != null && type.indexOf(' ') >= 0) ? '"' + type + '"' : type);
+			line.append(" error_type=").append(field(type));
 		}
 		if (failure instanceof UpstreamTransportException && failure.getCause() != null) {
 			line.append(" exception=").append(failure.getCause().getClass().getSimpleName());
@@ -193,6 +193,14 @@ public final class CallLog implements CallObserver {
 			line.append(" count=").append(count);
 		}
 		return line.toString();
+	}
+
+	/**
+	 * A field's value, quoted when it holds a space (a method key such as {@code GET reports}, an error type from a
+	 * body), so that it never reads as more fields of the line.
+	 */
+	static String field(String value) {
+		return (value != null && value.indexOf(' ') >= 0) ? '"' + value + '"' : value;
 	}
 
 	static String delay(Duration delay) {

@@ -33,6 +33,7 @@ import dev.triage.CallOutcome;
 import dev.triage.TriageFallback;
 import dev.triage.TriageHttpServices;
 import dev.triage.UpstreamException;
+import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.engine.Call;
 import dev.triage.engine.Engine;
@@ -231,6 +232,12 @@ public final class ManagedHttpServices implements TriageHttpServices {
 					if (answered == null) {
 						engine.report(call, CallOutcome.FAILURE, ex, null, true);
 						throw ex;
+					}
+					if (answered instanceof UpstreamResponseException) {
+						// A status handler of the RestClient's own (defaultStatusHandler) turned a real answer into
+						// an exception of its choice: the caller gets that exception, as with a Feign client's own
+						// error decoder, but metrics, log and fallback see what the upstream really said.
+						return engine.fail(call, answered, ex, fallback, method, args);
 					}
 					// The body of a 2xx broke off while it was read: that attempt failed as its rule says, and the
 					// call is retried as Feign's would be, if the rule allows it.

@@ -135,6 +135,16 @@ class CallLogTests {
 	}
 
 	@Test
+	void aMethodKeyWithASpaceIsQuotedAsOneField(CapturedOutput output) {
+		// a call made on a RestClient put under a client with forClient: its method key is the HTTP method and client
+		this.log.onCall(new CallRecord("reports", "GET reports", "GET http://reports/x", CallOutcome.FAILURE,
+				FailureClass.SERVER_ERROR_5XX, "503", 3, true, Duration.ofMillis(3), null, null));
+
+		assertThat(lines(output, "code=503")).singleElement()
+			.satisfies((line) -> assertThat(line).contains("triage call client=reports method=\"GET reports\" request="));
+	}
+
+	@Test
 	void retryDelaysReadAsPeopleSayThem() {
 		assertThat(CallLog.delay(Duration.ofMillis(250))).isEqualTo("250ms");
 		assertThat(CallLog.delay(Duration.ofSeconds(2))).isEqualTo("2s");
