@@ -48,6 +48,8 @@ public final class TriageCapability implements Capability {
 
 	private static final String JDK_HTTP_CLIENT_FEIGN_CLIENT = "feign.http2client.Http2Client";
 
+	private static final String OKHTTP_FEIGN_CLIENT = "feign.okhttp.OkHttpClient";
+
 	/** Whether this client was said to send with one of the JDK's clients: once per client. */
 	private final AtomicBoolean saidJdkClient = new AtomicBoolean();
 
@@ -72,7 +74,43 @@ public final class TriageCapability implements Capability {
 		}
 		refuseHiddenRetries(client);
 		warnOnJdkClient(client);
-		return new TriageClient(client, this.client);
+		return new TriageClient(withoutOkHttpRetries(client), this.client);
+	}
+
+	/**
+	 * Feign's OkHttp client ({@code feign.okhttp.OkHttpClient}: Spring Cloud OpenFeign's with
+	 * {@code spring.cloud.openfeign.okhttp.enabled}, or the application's own) on an OkHttp client that sends a
+	 * request again by itself after its connection failed ({@code retryOnConnectionFailure}, OkHttp's default): a
+	 * request read by a server that then closed a pooled connection, a POST included, reached it twice. Rebuilt on
+	 * the same OkHttp client (its pool, dispatcher and settings) without that, said at INFO. Read by reflection:
+	 * OkHttp is not a dependency of Triage's.
+	 */
+	private Client withoutOkHttpRetries(Client client) {
+		if (!client.getClass().getName().equals(OKHTTP_FEIGN_CLIENT)) {
+			return client;
+		}
+		try {
+			Object okHttp = HttpClient5Retries.field(client, "delegate");
+			Class<?> okHttpType = okHttp.getClass();
+			if (!Boolean.TRUE.equals(okHttpType.getMethod("retryOnConnectionFailure").invoke(okHttp))) {
+				return client;
+			}
+			Object builder = okHttpType.getMethod("newBuilder").invoke(okHttp);
+			builder.getClass().getMethod("retryOnConnectionFailure", boolean.class).invoke(builder, false);
+			Object rebuilt = builder.getClass().getMethod("build").invoke(builder);
+			Client without = (Client) client.getClass().getConstructor(okHttpType).newInstance(rebuilt);
+			logger.info("Client '" + this.client.name() + "': Feign's OkHttp client sends without OkHttp's "
+					+ "retryOnConnectionFailure, which sent a request again after its connection failed (a POST "
+					+ "included) behind Triage's policy table");
+			return without;
+		}
+		catch (ReflectiveOperationException | RuntimeException ex) {
+			logger.warn("Client '" + this.client.name() + "': Triage cannot switch off OkHttp's "
+					+ "retryOnConnectionFailure for Feign's OkHttp client (" + ex + "): a request whose pooled "
+					+ "connection fails can be sent again behind the policy table, a POST included. To fix: give "
+					+ "feign.okhttp.OkHttpClient an OkHttp client built with retryOnConnectionFailure(false)");
+			return client;
+		}
 	}
 
 	/**
