@@ -83,13 +83,25 @@ public final class Engine {
 
 	private final Protection[] protections;
 
+	private final Shutdown shutdown;
+
 	/**
-	 * Create the engine of one client.
+	 * Create the engine of one client, outside an application (it never closes).
 	 * @param runtime the client's runtime
 	 */
 	public Engine(ClientRuntime runtime) {
+		this(runtime, Shutdown.NEVER);
+	}
+
+	/**
+	 * Create the engine of one client.
+	 * @param runtime the client's runtime
+	 * @param shutdown closes when the application's clients do
+	 */
+	public Engine(ClientRuntime runtime, Shutdown shutdown) {
 		this.runtime = runtime;
 		this.protections = Protections.of(runtime);
+		this.shutdown = shutdown;
 	}
 
 	/**
@@ -652,15 +664,21 @@ public final class Engine {
 	/**
 	 * Wait before the next attempt.
 	 * @param decision the decision to retry
-	 * @param failure thrown instead when the wait is interrupted
+	 * @param failure thrown instead when the wait is interrupted or the application closes (no further attempt)
 	 */
 	public void await(RetryDecision decision, RuntimeException failure) {
 		Duration wait = decision.delay();
+		if (this.shutdown.closed()) {
+			// The application is closing, its HTTP clients with it: no further attempt.
+			throw failure;
+		}
 		if (wait.isZero()) {
 			return;
 		}
 		try {
-			Thread.sleep(wait.toMillis());
+			if (!this.shutdown.sleep(wait)) {
+				throw failure;
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();

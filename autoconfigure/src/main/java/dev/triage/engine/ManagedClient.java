@@ -25,6 +25,8 @@ public final class ManagedClient {
 
 	private final String name;
 
+	private final Shutdown shutdown;
+
 	private volatile Engine engine;
 
 	/** Whether a service interface of this client has a fallback (each interface has its own, or none). */
@@ -34,12 +36,22 @@ public final class ManagedClient {
 	private volatile String learnedBaseUrl;
 
 	/**
-	 * Create a client with its first settings.
+	 * Create a client with its first settings, outside an application (it never closes).
 	 * @param runtime the client's runtime
 	 */
 	public ManagedClient(ClientRuntime runtime) {
+		this(runtime, Shutdown.NEVER);
+	}
+
+	/**
+	 * Create a client of an application with its first settings.
+	 * @param runtime the client's runtime
+	 * @param shutdown closes when the application's clients do
+	 */
+	public ManagedClient(ClientRuntime runtime, Shutdown shutdown) {
 		this.name = runtime.name();
-		this.engine = new Engine(runtime);
+		this.shutdown = shutdown;
+		this.engine = new Engine(runtime, shutdown);
 	}
 
 	/**
@@ -103,7 +115,7 @@ public final class ManagedClient {
 	}
 
 	void use(ClientRuntime runtime) {
-		this.engine = new Engine(runtime);
+		this.engine = new Engine(runtime, this.shutdown);
 	}
 
 }

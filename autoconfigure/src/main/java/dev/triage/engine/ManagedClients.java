@@ -40,6 +40,8 @@ public final class ManagedClients {
 
 	private final Object changes = new Object();
 
+	private final Shutdown shutdown = new Shutdown();
+
 	private volatile Function<String, ClientRuntime> lateFactory;
 
 	/**
@@ -49,9 +51,17 @@ public final class ManagedClients {
 	 */
 	public ManagedClients(Map<String, ClientRuntime> runtimes, Function<String, ClientRuntime> lateFactory) {
 		Map<String, ManagedClient> clients = new LinkedHashMap<>();
-		runtimes.forEach((name, runtime) -> clients.put(name, new ManagedClient(runtime)));
+		runtimes.forEach((name, runtime) -> clients.put(name, new ManagedClient(runtime, this.shutdown)));
 		this.clients = Collections.unmodifiableMap(clients);
 		this.lateFactory = lateFactory;
+	}
+
+	/**
+	 * The application is closing (its context destroys this bean): callers waiting between attempts end at once
+	 * with their last real outcome, and no call makes another attempt on HTTP clients being shut down.
+	 */
+	public void close() {
+		this.shutdown.close();
 	}
 
 	/**
@@ -67,7 +77,8 @@ public final class ManagedClients {
 		if (client == null) {
 			// Created under the lock a reload takes, so a client is never created from settings a reload replaced.
 			synchronized (this.changes) {
-				client = this.late.computeIfAbsent(name, (key) -> new ManagedClient(this.lateFactory.apply(key)));
+				client = this.late.computeIfAbsent(name,
+						(key) -> new ManagedClient(this.lateFactory.apply(key), this.shutdown));
 			}
 		}
 		return client;
