@@ -124,7 +124,7 @@ public record OriginalResponse(String client, String methodKey, String httpMetho
 	}
 
 	/**
-	 * Return an upstream's text (an error type) as a message shows it: one line, control characters as spaces, at
+	 * Return an upstream's text (an error type, a reason phrase) as a message shows it: one line, control characters as spaces, at
 	 * most 100 characters. A body may say anything; a message must not forge a log line.
 	 * @param text the text, {@code null} for none
 	 * @return the text as shown

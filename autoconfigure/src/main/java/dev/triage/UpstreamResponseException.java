@@ -51,7 +51,7 @@ public class UpstreamResponseException extends UpstreamException {
 		message.append(response.client()).append(' ').append(response.methodKey()).append(": HTTP ")
 			.append(response.status());
 		if (!response.reason().isEmpty()) {
-			message.append(' ').append(response.reason());
+			message.append(' ').append(OriginalResponse.shown(response.reason()));
 		}
 		if (response.errorType() != null) {
 			message.append(" (type ").append(OriginalResponse.shown(response.errorType())).append(')');

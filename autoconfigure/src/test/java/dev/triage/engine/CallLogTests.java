@@ -135,6 +135,19 @@ class CallLogTests {
 	}
 
 	@Test
+	void aLongReasonPhraseIsShownShortAndOnOneLineInTheMessage() {
+		String reason = "Overloaded\r\nX-Forged: 1 " + "x".repeat(10_000);
+		OriginalResponse response = new OriginalResponse("orders", "Orders#get()", "GET", "http://orders/x", 503,
+				reason, Map.of(), new byte[0], false, null, Optional.empty(), 1, Duration.ZERO);
+
+		String message = new UpstreamResponseException(response).getMessage();
+
+		assertThat(message).startsWith("orders Orders#get(): HTTP 503 Overloaded  X-Forged: 1 x").doesNotContain("\n")
+			.hasSizeLessThan(300);
+		assertThat(response.reason()).as("the response keeps it whole").isEqualTo(reason);
+	}
+
+	@Test
 	void aMethodKeyWithASpaceIsQuotedAsOneField(CapturedOutput output) {
 		// a call made on a RestClient put under a client with forClient: its method key is the HTTP method and client
 		this.log.onCall(new CallRecord("reports", "GET reports", "GET http://reports/x", CallOutcome.FAILURE,
