@@ -161,6 +161,9 @@ public final class HttpServiceGroups {
 			return invocation.proceed();
 		}
 		boolean[] first = { true };
+		// A clone taken before the first proceed() can run the rest of the chain again (one taken after it would
+		// find the chain used up and call the proxy's missing target); each retry proceeds on a clone of it.
+		ProxyMethodInvocation pristine = (ProxyMethodInvocation) ((ProxyMethodInvocation) invocation).invocableClone();
 		String methodKey = keys.computeIfAbsent(method, (m) -> ManagedHttpServices.methodKey(serviceType, m));
 		return ManagedHttpServices.call(client, fallback, methodKey, method,
 				invocation.getArguments(), () -> {
@@ -168,7 +171,7 @@ public final class HttpServiceGroups {
 						first[0] = false;
 						return invocation.proceed();
 					}
-					return ((ProxyMethodInvocation) invocation).invocableClone().proceed();
+					return pristine.invocableClone().proceed();
 				});
 	}
 

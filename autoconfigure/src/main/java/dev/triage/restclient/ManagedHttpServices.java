@@ -215,6 +215,7 @@ public final class ManagedHttpServices implements TriageHttpServices {
 			}
 			Object result;
 			while (true) {
+				int triesBefore = call.tries();
 				try {
 					result = invocation.proceed();
 					break;
@@ -228,7 +229,9 @@ public final class ManagedHttpServices implements TriageHttpServices {
 						// An error event inside a 2xx stream, thrown while the body was read: never retried.
 						return engine.fail(call, typed, typed, fallback, method, args);
 					}
-					UpstreamException answered = call.lastAnswer();
+					// What the last attempt really ended in, if this invocation made one: a failure before any
+					// attempt is not the upstream's doing, whatever an earlier attempt of the call ended in.
+					UpstreamException answered = (call.tries() > triesBefore) ? call.lastAnswer() : null;
 					if (answered == null) {
 						engine.report(call, CallOutcome.FAILURE, ex, null, true);
 						throw ex;

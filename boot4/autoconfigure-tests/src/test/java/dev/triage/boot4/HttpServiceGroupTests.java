@@ -24,7 +24,10 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.TriageFallback;
+import dev.triage.TransportFailure;
 import dev.triage.UpstreamResponseException;
+import dev.triage.UpstreamTransportException;
+import dev.triage.support.RawServer;
 import dev.triage.actuate.TriageEndpoint;
 import dev.triage.support.WireMocks;
 import java.util.function.Function;
@@ -147,6 +150,27 @@ class HttpServiceGroupTests {
 		}
 	}
 
+	@Test
+	void aGroupCallWhoseBodyBreaksOffIsAResetAttemptRetriedAsItsRowSays() throws Exception {
+		try (RawServer breaking = new RawServer();
+				ConfigurableApplicationContext context = run(BreakingApplication.class,
+						"--spring.http.serviceclient.breaking.base-url=" + breaking.url(),
+						"--triage.policies.connection-reset.backoff.initial=1ms")) {
+			breaking.answer((out) -> RawServer.write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+					+ "Transfer-Encoding: chunked\r\n\r\n9\r\ndata: a\n\n\r\n40\r\n" + "x".repeat(18)));
+			BreakingApi breakingApi = context.getBean(BreakingApi.class);
+
+			Throwable thrown = java.util.concurrent.CompletableFuture
+				.supplyAsync(() -> catchThrowable(() -> breakingApi.item("1")))
+				.get(30, java.util.concurrent.TimeUnit.SECONDS);
+
+			assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+			assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.CONNECTION_RESET);
+			assertThat(((UpstreamTransportException) thrown).attempts()).isEqualTo(2);
+			assertThat(breaking.requests()).as("the connection-reset row: 2 attempts").isEqualTo(2);
+		}
+	}
+
 	private static Throwable rootCause(Throwable thrown) {
 		Throwable cause = thrown;
 		while (cause.getCause() != null && cause.getCause() != cause) {
@@ -182,6 +206,20 @@ class HttpServiceGroupTests {
 
 		@GetExchange("/items/{id}")
 		String item(@org.springframework.web.bind.annotation.PathVariable("id") String id);
+
+	}
+
+	interface BreakingApi {
+
+		@GetExchange("/items/{id}")
+		String item(@org.springframework.web.bind.annotation.PathVariable("id") String id);
+
+	}
+
+	@SpringBootConfiguration
+	@EnableAutoConfiguration
+	@ImportHttpServices(group = "breaking", types = BreakingApi.class)
+	static class BreakingApplication {
 
 	}
 
