@@ -16,7 +16,6 @@
 
 package dev.triage.engine;
 
-import java.lang.reflect.Field;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -72,9 +71,9 @@ public final class HttpClient5Retries {
 			}
 			for (Object handler : chain) {
 				if (handler.getClass().getName().equals(RETRY_EXEC)) {
-					strategy = field(handler, "retryStrategy");
+					strategy = PrivateFields.read(handler, "retryStrategy");
 					if (strategy.getClass().getName().equals(DEFAULT_STRATEGY)) {
-						maxRetries = (Integer) field(strategy, "maxRetries");
+						maxRetries = (Integer) PrivateFields.read(strategy, "maxRetries");
 					}
 				}
 			}
@@ -116,23 +115,11 @@ public final class HttpClient5Retries {
 			return null;
 		}
 		List<Object> handlers = new ArrayList<>();
-		for (Object element = field(httpClient, "execChain"); element != null; element = field(element, "next")) {
-			handlers.add(field(element, "handler"));
+		for (Object element = PrivateFields.read(httpClient, "execChain"); element != null;
+				element = PrivateFields.read(element, "next")) {
+			handlers.add(PrivateFields.read(element, "handler"));
 		}
 		return handlers;
-	}
-
-	/**
-	 * Read a private field of another library's object.
-	 * @param target the object
-	 * @param name the field, declared by the object's own class
-	 * @return its value
-	 * @throws ReflectiveOperationException when it cannot be read
-	 */
-	public static Object field(Object target, String name) throws ReflectiveOperationException {
-		Field field = target.getClass().getDeclaredField(name);
-		field.setAccessible(true);
-		return field.get(target);
 	}
 
 }

@@ -26,6 +26,7 @@ import dev.triage.TriageFallback;
 import dev.triage.engine.HttpClient5Retries;
 import dev.triage.engine.JdkClientResends;
 import dev.triage.engine.ManagedClient;
+import dev.triage.engine.PrivateFields;
 import feign.Capability;
 import feign.Client;
 import feign.Feign;
@@ -90,7 +91,7 @@ public final class TriageCapability implements Capability {
 			return client;
 		}
 		try {
-			Object okHttp = HttpClient5Retries.field(client, "delegate");
+			Object okHttp = PrivateFields.read(client, "delegate");
 			Class<?> okHttpType = okHttp.getClass();
 			if (!Boolean.TRUE.equals(okHttpType.getMethod("retryOnConnectionFailure").invoke(okHttp))) {
 				return client;
@@ -157,7 +158,7 @@ public final class TriageCapability implements Capability {
 		}
 		Object httpClient;
 		try {
-			httpClient = HttpClient5Retries.field(client, "client");
+			httpClient = PrivateFields.read(client, "client");
 		}
 		catch (ReflectiveOperationException | RuntimeException ex) {
 			return;

@@ -16,8 +16,7 @@
 
 package dev.triage.restclient;
 
-import java.lang.reflect.Field;
-
+import dev.triage.engine.PrivateFields;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -48,9 +47,7 @@ final class BuilderFields {
 	 * @throws ReflectiveOperationException when it cannot be read
 	 */
 	static Object read(RestClient.Builder builder, String name) throws ReflectiveOperationException {
-		Field field = builder.getClass().getDeclaredField(name);
-		field.setAccessible(true);
-		return field.get(builder);
+		return PrivateFields.read(builder, name);
 	}
 
 	/**
