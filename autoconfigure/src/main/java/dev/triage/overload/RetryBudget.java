@@ -95,7 +95,7 @@ public final class RetryBudget {
 		// Whole retries only ("at most": 7.6 allows 7), and the check and the withdrawal as one step, so that
 		// concurrent retries cannot both take the last one.
 		synchronized (this.window) {
-			if (this.window.sum(RETRY) >= (long) Math.floor(allowed())) {
+			if (this.window.sumCovering(RETRY) >= (long) Math.floor(allowed())) {
 				return false;
 			}
 			this.window.add(RETRY);
@@ -108,7 +108,7 @@ public final class RetryBudget {
 	 * @return the retries left, never negative
 	 */
 	public long retriesLeft() {
-		return Math.max(0, (long) Math.floor(allowed()) - this.window.sum(RETRY));
+		return Math.max(0, (long) Math.floor(allowed()) - this.window.sumCovering(RETRY));
 	}
 
 	/**
@@ -120,11 +120,11 @@ public final class RetryBudget {
 	}
 
 	/**
-	 * Return the retries in the window.
+	 * Return the retries in the window, and in the rest of the second its start falls in.
 	 * @return the count
 	 */
 	public long retries() {
-		return this.window.sum(RETRY);
+		return this.window.sumCovering(RETRY);
 	}
 
 	/**

@@ -21,14 +21,19 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongSupplier;
 
 /**
- * A few counters over a sliding time window, kept in a ring of buckets: adding is O(1) and allocates nothing
+ * A few counters over a sliding time window, kept in a ring of buckets, one more than the window has (the period
+ * the window's start falls in is kept for {@link #sumCovering}): adding is O(1) and allocates nothing
  * (but a small record when a new bucket period begins), summing reads every bucket once; both find the period of
  * a time without a division while it falls in the period last looked at. Lock-free except when a bucket turns to
  * a new period (once per bucket period); no increment for a period still in the window is lost.
  */
 final class SlidingWindow {
 
+	/** The periods a window holds. */
 	private final int buckets;
+
+	/** The ring's length: one more bucket than the window holds. */
+	private final int ring;
 
 	private final int counters;
 
@@ -51,14 +56,15 @@ final class SlidingWindow {
 
 	SlidingWindow(Duration window, int buckets, int counters, LongSupplier nanoClock) {
 		this.buckets = buckets;
+		this.ring = buckets + 1;
 		this.counters = counters;
 		this.bucketNanos = Math.max(1, window.toNanos() / buckets);
 		this.nanoClock = nanoClock;
-		this.periods = new AtomicLongArray(buckets);
-		for (int i = 0; i < buckets; i++) {
+		this.periods = new AtomicLongArray(this.ring);
+		for (int i = 0; i < this.ring; i++) {
 			this.periods.set(i, Long.MIN_VALUE);
 		}
-		this.counts = new AtomicLongArray(buckets * counters);
+		this.counts = new AtomicLongArray(this.ring * counters);
 	}
 
 	long now() {
@@ -88,7 +94,7 @@ final class SlidingWindow {
 		}
 		long index = Math.floorDiv(nanos, this.bucketNanos);
 		long startNanos = nanos - Math.floorMod(nanos, this.bucketNanos);
-		Period period = new Period(index, startNanos, (int) Math.floorMod(index, (long) this.buckets));
+		Period period = new Period(index, startNanos, (int) Math.floorMod(index, (long) this.ring));
 		if (startNanos <= nanos) {
 			// Not kept when the start is out of the clock's range (it wrapped): such a period is worked out again.
 			this.last = period;
@@ -110,16 +116,37 @@ final class SlidingWindow {
 		}
 	}
 
+	/**
+	 * Return a counter's counts in the window ending now, by whole periods: the current one and the ones before it
+	 * that lie wholly inside the window. Never more than the window holds (the period the window's start falls in
+	 * is left out).
+	 */
 	long sum(int counter) {
 		return sum(counter, now());
 	}
 
 	long sum(int counter, long nanos) {
+		return sum(counter, nanos, this.buckets);
+	}
+
+	/**
+	 * Return a counter's counts in the window ending now and in the rest of the period the window's start falls
+	 * in: never less than the window holds.
+	 */
+	long sumCovering(int counter) {
+		return sumCovering(counter, now());
+	}
+
+	long sumCovering(int counter, long nanos) {
+		return sum(counter, nanos, this.ring);
+	}
+
+	private long sum(int counter, long nanos, int span) {
 		long period = period(nanos).index;
 		long total = 0;
-		for (int bucket = 0; bucket < this.buckets; bucket++) {
+		for (int bucket = 0; bucket < this.ring; bucket++) {
 			long owner = this.periods.get(bucket);
-			if (owner > period - this.buckets && owner <= period) {
+			if (owner > period - span && owner <= period) {
 				total += this.counts.get(bucket * this.counters + counter);
 			}
 		}

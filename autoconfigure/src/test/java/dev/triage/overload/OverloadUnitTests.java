@@ -148,6 +148,41 @@ class OverloadUnitTests {
 	}
 
 	@Test
+	void noWindowHoldsMoreRetriesThanItsFirstAttemptsEarnWhateverInstantItStartsAt() {
+		// SPEC §8.1: "within any sliding window". Ratio 1, no reserve, 10 s in seconds. First attempts at 0.1 s
+		// earn 10 retries, made at 0.9 s. At 10.5 s the window (0.5 s, 10.5 s] holds those 10 retries and none of
+		// those first attempts; 10 new first attempts earn 10 retries, all taken already. Counting whole seconds
+		// alike for both, the second the window starts in (0 s to 1 s) was left out: 10 more retries, 20 in a
+		// window that earned 10.
+		long start = this.nanos.get() - Math.floorMod(this.nanos.get(), 1_000_000_000L);
+		this.nanos.set(start + 100_000_000L);
+		RetryBudget budget = new RetryBudget(new RetryBudget.Settings(true, 1.0, 0, Duration.ofSeconds(10)),
+				this.nanos::get);
+		for (int i = 0; i < 10; i++) {
+			budget.onFirstAttempt();
+		}
+		this.nanos.set(start + 900_000_000L);
+		int early = 0;
+		while (budget.tryRetry()) {
+			early++;
+		}
+		this.nanos.set(start + 10_500_000_000L);
+		for (int i = 0; i < 10; i++) {
+			budget.onFirstAttempt();
+		}
+		int late = 0;
+		while (budget.tryRetry()) {
+			late++;
+		}
+		assertThat(early).isEqualTo(10);
+		assertThat(late).as("retries in (0.5 s, 10.5 s] beyond the 10 earned").isZero();
+		assertThat(budget.retriesLeft()).isZero();
+		this.nanos.set(start + 11_000_000_000L);
+		assertThat(budget.retriesLeft()).as("given back once the second of the early retries has left the window")
+			.isEqualTo(10);
+	}
+
+	@Test
 	void newBudgetSettingsKeepTheWindowUnlessItsLengthChanges() {
 		RetryBudget budget = new RetryBudget(new RetryBudget.Settings(true, 0, 2, Duration.ofSeconds(10)),
 				this.nanos::get);
