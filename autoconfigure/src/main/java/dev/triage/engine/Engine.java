@@ -185,7 +185,9 @@ public final class Engine {
 		Outcome outcome = Outcome.transport(failure, rule, duration, answer);
 		settle(attempt, outcome, answeredNow);
 		attempt.call.answered(answer, rule);
-		return new TransportFailureException(failure, timeout, ex);
+		return new TransportFailureException(this.runtime.name() + " " + attempt.call.methodKey() + ": "
+				+ failure.key() + " [" + attempt.requestLine() + "]: " + ex.getClass().getSimpleName(), failure,
+				timeout, ex);
 	}
 
 	/**

@@ -23,7 +23,8 @@ import dev.triage.TransportFailure;
 
 /**
  * An attempt's I/O failure, classified by the {@link Engine}; the adapters hand it to
- * the engine's retry decision.
+ * the engine's retry decision. A caller reading a 2xx body after its call (an HTTP service method returning an
+ * {@code InputStream} on Spring Framework 7) gets it from the stream's {@code read} when the body breaks off.
  */
 public final class TransportFailureException extends IOException {
 
@@ -38,7 +39,20 @@ public final class TransportFailureException extends IOException {
 	 * @param cause the client's exception
 	 */
 	public TransportFailureException(TransportFailure failure, Duration configuredTimeout, IOException cause) {
-		super(failure.key() + ": " + cause.getClass().getSimpleName(), cause);
+		this(failure.key() + ": " + cause.getClass().getSimpleName(), failure, configuredTimeout, cause);
+	}
+
+	/**
+	 * Create the failure of an attempt, with a message that says whose attempt it was: what a caller reading a
+	 * body after its call (a stream it was handed) gets.
+	 * @param message the message
+	 * @param failure its kind
+	 * @param configuredTimeout the timeout that fired, {@code null} for none
+	 * @param cause the client's exception
+	 */
+	public TransportFailureException(String message, TransportFailure failure, Duration configuredTimeout,
+			IOException cause) {
+		super(message, cause);
 		this.failure = failure;
 		this.configuredTimeout = configuredTimeout;
 	}

@@ -171,6 +171,34 @@ class HttpServiceGroupTests {
 		}
 	}
 
+	@Test
+	void aStreamWhoseBodyBreaksOffWhileTheCallerReadsItSaysWhoseCallItWas() throws Exception {
+		// Framework 7 hands an InputStream method's body to the caller after the call: the attempt is recorded as
+		// the reset it is (the breaker counts a failure) and not made again (part of it was handed over); the read
+		// throws an IOException naming the client, the method and the request.
+		try (RawServer breaking = new RawServer();
+				ConfigurableApplicationContext context = run(BreakingApplication.class,
+						"--spring.http.serviceclient.breaking.base-url=" + breaking.url())) {
+			breaking.answer((out) -> RawServer.write(out, "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream"
+					+ "\r\nContent-Length: 1000\r\n\r\n" + "x".repeat(18)));
+			BreakingApi breakingApi = context.getBean(BreakingApi.class);
+			java.io.InputStream stream = breakingApi.file("1");
+
+			Throwable thrown = catchThrowable(stream::readAllBytes);
+
+			assertThat(thrown).isInstanceOf(dev.triage.engine.TransportFailureException.class)
+				.hasMessageContaining("breaking BreakingApi#file(String): connection-reset [GET " + breaking.url()
+						+ "/files/1]");
+			assertThat(((dev.triage.engine.TransportFailureException) thrown).failure())
+				.isEqualTo(TransportFailure.CONNECTION_RESET);
+			assertThat(breaking.requests()).isEqualTo(1);
+			assertThat(context.getBean(CircuitBreakerRegistry.class)
+				.circuitBreaker("breaking")
+				.getMetrics()
+				.getNumberOfFailedCalls()).isEqualTo(1);
+		}
+	}
+
 	private static Throwable rootCause(Throwable thrown) {
 		Throwable cause = thrown;
 		while (cause.getCause() != null && cause.getCause() != cause) {
@@ -213,6 +241,9 @@ class HttpServiceGroupTests {
 
 		@GetExchange("/items/{id}")
 		String item(@org.springframework.web.bind.annotation.PathVariable("id") String id);
+
+		@GetExchange("/files/{id}")
+		java.io.InputStream file(@org.springframework.web.bind.annotation.PathVariable("id") String id);
 
 	}
 
