@@ -21,6 +21,7 @@ import java.io.InputStream;
 import dev.triage.UpstreamResponseException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.client.ClientHttpResponse;
 
 /**
@@ -44,9 +45,30 @@ final class CapturedResponse implements ClientHttpResponse {
 			UpstreamResponseException failure) {
 		this.status = status;
 		this.statusText = statusText;
-		this.headers = headers;
+		this.headers = readable(headers);
 		this.body = body;
 		this.failure = failure;
+	}
+
+	/**
+	 * Return the headers with a {@code Content-Type} that does not parse left out: RestClient parses it before it
+	 * runs any status handler (Spring Framework 6.2), and would throw its {@code InvalidMediaTypeException} instead
+	 * of the answer's {@link UpstreamResponseException}. The original response keeps the header as it came.
+	 */
+	private static HttpHeaders readable(HttpHeaders headers) {
+		try {
+			headers.getContentType();
+			return headers;
+		}
+		catch (InvalidMediaTypeException ex) {
+			HttpHeaders readable = new HttpHeaders();
+			headers.forEach((name, values) -> {
+				if (!HttpHeaders.CONTENT_TYPE.equalsIgnoreCase(name)) {
+					readable.addAll(name, values);
+				}
+			});
+			return readable;
+		}
 	}
 
 	UpstreamResponseException failure() {
