@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
+import dev.triage.policy.Credentials;
+
 /**
  * What the upstream actually said on the final attempt of a call. Sensitive headers are redacted, the query
  * string values of {@link #url()} are masked, and the body is capped at {@code triage.max-body-bytes}.
@@ -124,15 +126,17 @@ public record OriginalResponse(String client, String methodKey, String httpMetho
 	}
 
 	/**
-	 * Return an upstream's text (an error type, a reason phrase) as a message shows it: one line, control characters as spaces, at
-	 * most 100 characters. A body may say anything; a message must not forge a log line.
-	 * @param text the text, {@code null} for none
+	 * Return an upstream's text (an error type, a reason phrase) as a message shows it: what looks like a credential
+	 * redacted, as the call log does, one line, control characters as spaces, at most 100 characters. A body may say
+	 * anything; a message must not forge a log line, nor carry a secret into the logs of whoever logs it.
+	 * @param raw the text, {@code null} for none
 	 * @return the text as shown
 	 */
-	static String shown(String text) {
-		if (text == null) {
+	static String shown(String raw) {
+		if (raw == null) {
 			return null;
 		}
+		String text = Credentials.redact(raw);
 		StringBuilder shown = new StringBuilder(Math.min(text.length(), 101));
 		for (int i = 0; i < text.length() && shown.length() < 100; i++) {
 			char c = text.charAt(i);

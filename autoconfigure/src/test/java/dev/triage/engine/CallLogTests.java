@@ -148,6 +148,22 @@ class CallLogTests {
 	}
 
 	@Test
+	void aCredentialInTheReasonPhraseOrErrorTypeNeverReachesTheMessage() {
+		// Applications log the exceptions they catch: the message redacts what the call log redacts.
+		OriginalResponse response = new OriginalResponse("orders", "Orders#get()", "GET", "http://orders/x", 503,
+				"token=s3cr3tReason Bearer abcDEF123456", Map.of(), new byte[0], false,
+				"ghp_abcdefghijklmnopqrstuvwxyz0123456789", Optional.empty(), 1, Duration.ZERO);
+
+		String message = new UpstreamResponseException(response).getMessage();
+
+		assertThat(message).doesNotContain("s3cr3tReason", "abcDEF123456", "ghp_abcdefghijklmnopqrstuvwxyz0123456789")
+			.contains("HTTP 503 token=[redacted] Bearer [redacted]", "(type [redacted])");
+		assertThat(response.toString()).doesNotContain("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+		assertThat(response.errorType()).as("classification reads it whole")
+			.isEqualTo("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+	}
+
+	@Test
 	void aMethodKeyWithASpaceIsQuotedAsOneField(CapturedOutput output) {
 		// a call made on a RestClient put under a client with forClient: its method key is the HTTP method and client
 		this.log.onCall(new CallRecord("reports", "GET reports", "GET http://reports/x", CallOutcome.FAILURE,
