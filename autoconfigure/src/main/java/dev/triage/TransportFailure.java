@@ -48,6 +48,15 @@ public enum TransportFailure {
 	IO_ERROR;
 
 	/**
+	 * Return whether a failure of this kind came before the request was sent: no connection was had (our own pool's,
+	 * or a new one), so nothing reached the upstream and nothing can have executed there.
+	 * @return whether the request never reached the wire
+	 */
+	public boolean beforeTheWire() {
+		return this == POOL_TIMEOUT || this == CONNECT_TIMEOUT || this == CONNECTION_REFUSED || this == UNKNOWN_HOST;
+	}
+
+	/**
 	 * Return the kebab-case key used in property names, e.g. {@code read-timeout}.
 	 * @return the property key
 	 */

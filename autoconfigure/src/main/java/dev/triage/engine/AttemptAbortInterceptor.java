@@ -100,6 +100,7 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 			throws IOException, HttpException {
 		Call call = Call.innermost();
 		if (call != null && call.takeExchange()) {
+			call.attemptExchange(scope.execRuntime);
 			RequestConfig config = scope.clientContext.getRequestConfig();
 			Timeout read = (config != null) ? config.getResponseTimeout() : null;
 			// The client's own timeouts, for the report of a transport failure when the adapter cannot see them.
@@ -188,8 +189,11 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 		public ClassicHttpResponse execute(ClassicHttpRequest request, ExecChain.Scope scope, ExecChain chain)
 				throws IOException, HttpException {
 			Call call = Call.innermost();
-			if (call != null && !call.abort().sending(scope.execRuntime)) {
-				throw new InterruptedIOException("the attempt's bound passed before its request was sent");
+			if (call != null) {
+				if (!call.abort().sending(scope.execRuntime)) {
+					throw new InterruptedIOException("the attempt's bound passed before its request was sent");
+				}
+				call.sending(scope.execRuntime);
 			}
 			return chain.proceed(request, scope);
 		}

@@ -87,6 +87,12 @@ public final class Call {
 
 	private boolean exchangeExpected;
 
+	/** The attempt's exchange, as the HTTP client started it; {@code null} when the client does not say. */
+	private Object attemptExchange;
+
+	/** Whether the HTTP client said it sends a request of the current attempt. */
+	private boolean attemptSent;
+
 	private BodyGuard bodyGuard;
 
 	private Call(Engine engine, String methodKey, Slot slot) {
@@ -236,6 +242,34 @@ public final class Call {
 	}
 
 	/**
+	 * The HTTP client started the attempt's exchange (the one {@link #takeExchange()} said is the attempt's).
+	 * @param exchange the exchange
+	 */
+	public void attemptExchange(Object exchange) {
+		this.attemptExchange = exchange;
+	}
+
+	/**
+	 * The HTTP client is about to send a request of an exchange: when it is the attempt's, a request of the attempt
+	 * reaches the wire (every hop of a redirect it follows comes here).
+	 * @param exchange the exchange
+	 */
+	public void sending(Object exchange) {
+		if (exchange == this.attemptExchange && exchange != null) {
+			this.attemptSent = true;
+		}
+	}
+
+	/**
+	 * Return whether the HTTP client said it sent a request of the current attempt: a failure to connect after that
+	 * (a redirect followed to a closed port) ends an attempt whose first request reached the wire.
+	 * @return whether it said so
+	 */
+	boolean attemptSent() {
+		return this.attemptSent;
+	}
+
+	/**
 	 * Say whether the adapter can take the next exchange's 2xx body guarded by the HTTP client itself (a
 	 * {@link BodyGuard}); asking for it forgets the previous attempt's guard.
 	 * @param wanted whether the adapter takes it
@@ -274,6 +308,8 @@ public final class Call {
 		this.lastMethod = method;
 		this.lastUrl = url;
 		this.lastChannel = channelName;
+		this.attemptExchange = null;
+		this.attemptSent = false;
 		this.tries++;
 		return ++this.attempts;
 	}

@@ -168,7 +168,9 @@ public final class Engine {
 		if (cut) {
 			failure = cutAs;
 		}
-		boolean reached = failure != TransportFailure.POOL_TIMEOUT;
+		// Nothing reached the wire when the attempt never had a connection to send on, unless a request of it did
+		// before (a redirect the client followed).
+		boolean reached = !failure.beforeTheWire() || call.attemptSent();
 		if (!reached) {
 			call.attemptNotSent();
 		}
@@ -344,6 +346,12 @@ public final class Engine {
 
 		private TransportFailureException failure;
 
+		/**
+		 * The call this body ends, when no adapter is left to report it: a call made on a client directly, whose
+		 * caller reads the body after Triage's part of the call (a {@code RestClient} without a service interface).
+		 */
+		private volatile Call ends;
+
 		Settlement(Attempt attempt, Outcome outcome) {
 			this.attempt = attempt;
 			this.status = outcome.status;
@@ -403,6 +411,15 @@ public final class Engine {
 		}
 
 		/**
+		 * Let the body end its call: the call is reported when the body settles (a success once it has arrived or
+		 * been closed, a failure when it breaks off or an error event arrives in it), and a reader of a body that
+		 * breaks off gets Triage's {@link UpstreamTransportException}, as a caller of the call would.
+		 */
+		public void endsCall() {
+			this.ends = this.attempt.call;
+		}
+
+		/**
 		 * Reading the body failed: the attempt's transport failure if the attempt was not over yet, else what the
 		 * client threw.
 		 * @param ex the client's exception
@@ -412,6 +429,10 @@ public final class Engine {
 		 */
 		public IOException failedReading(IOException ex, Duration connectTimeout, Duration readTimeout) {
 			TransportFailureException recorded = failed(ex, connectTimeout, readTimeout);
+			Call ends = this.ends;
+			if (ends != null && failure() != null) {
+				throw (UpstreamTransportException) ends.lastFailure();
+			}
 			return (this.failure == recorded) ? recorded : (this.failure != null) ? this.failure : ex;
 		}
 
@@ -454,6 +475,10 @@ public final class Engine {
 			for (Protection protection : Engine.this.protections) {
 				protection.settled(this.attempt, outcome);
 			}
+			Call ends = this.ends;
+			if (ends != null) {
+				report(ends, CallOutcome.SUCCESS, null, null, false);
+			}
 		}
 
 		/**
@@ -484,6 +509,12 @@ public final class Engine {
 			synchronized (this) {
 				this.failure = recorded;
 			}
+			Call ends = this.ends;
+			if (ends != null) {
+				UpstreamException typed = call.lastAnswer();
+				call.failed(typed, call.lastRule());
+				reportFailure(ends, typed);
+			}
 			return recorded;
 		}
 
@@ -501,7 +532,8 @@ public final class Engine {
 					attempt.method, attempt.sentUrl, this.status, this.reason, this.headers,
 					new CapturedBody(event, false, errorType), attempt.number, Duration.ofNanos(call.elapsedNanos()),
 					attempt.channel.name()));
-			if (settle()) {
+			boolean settledNow = settle();
+			if (settledNow) {
 				Outcome outcome = Outcome.streamError(this.status, rule, duration, () -> answer);
 				for (Protection protection : Engine.this.protections) {
 					protection.settled(attempt, outcome);
@@ -509,6 +541,9 @@ public final class Engine {
 			}
 			call.answered(() -> answer, rule);
 			call.failed(answer, rule);
+			if (this.ends != null && settledNow) {
+				reportFailure(call, answer);
+			}
 			return answer;
 		}
 

@@ -47,6 +47,13 @@ final class GuardedResponse implements ClientHttpResponse {
 		this.readTimeout = readTimeout;
 	}
 
+	/**
+	 * Return how the body settles the attempt.
+	 */
+	Engine.Settlement settlement() {
+		return this.settlement;
+	}
+
 	@Override
 	public HttpStatusCode getStatusCode() throws IOException {
 		return this.delegate.getStatusCode();

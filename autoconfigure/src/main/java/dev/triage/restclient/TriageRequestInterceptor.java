@@ -103,10 +103,15 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 			if (response instanceof CapturedResponse captured) {
 				engine.reportFailure(call, captured.failure());
 			}
+			else if (response instanceof GuardedResponse guarded) {
+				// The caller reads the body after this call: the body ends the call, a success once it has
+				// arrived, a failure if it breaks off.
+				guarded.settlement().endsCall();
+				bodyFollows = true;
+			}
 			else {
 				engine.report(call, CallOutcome.SUCCESS, null, null, false);
 			}
-			bodyFollows = response instanceof GuardedResponse;
 			return response;
 		}
 		finally {

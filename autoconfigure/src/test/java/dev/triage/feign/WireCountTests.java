@@ -50,7 +50,7 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 @WithoutProtection
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "logging.level.dev.triage.calls=DEBUG", "triage.call-log-window=0",
-				"spring.cloud.openfeign.client.config.inventory.read-timeout=400",
+				"spring.cloud.openfeign.client.config.inventory.read-timeout=1000",
 				"spring.cloud.openfeign.client.config.inventory.connect-timeout=400",
 				// The 5xx row's backoff (1s x2 -> 4s) shortened: where it applies, the count matters, not the wait.
 				"triage.clients.inventory.policies.5xx.backoff.initial=1ms",
@@ -298,27 +298,28 @@ class WireCountTests extends LoopbackUpstream {
 
 		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
 		assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.CONNECTION_REFUSED);
-		assertThat(((UpstreamTransportException) thrown).attempts()).isEqualTo(1);
+		assertThat(((UpstreamTransportException) thrown).attempts()).as("the 307's request reached the wire")
+			.isEqualTo(1);
 		assertThat(wireCount()).isEqualTo(1);
 	}
 
 	@Test
 	void readTimeoutOnGetIsRetriedOnceAndReportsTheConfiguredTimeout() {
-		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withFixedDelay(1500)));
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withFixedDelay(2500)));
 
 		Throwable thrown = catchThrowable(() -> this.inventory.item("1"));
 
 		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
 		UpstreamTransportException failure = (UpstreamTransportException) thrown;
 		assertThat(failure.failure()).isEqualTo(TransportFailure.READ_TIMEOUT);
-		assertThat(failure.configuredTimeout()).isEqualTo(Duration.ofMillis(400));
+		assertThat(failure.configuredTimeout()).isEqualTo(Duration.ofMillis(1000));
 		assertThat(failure.attempts()).isEqualTo(2);
 		assertThat(wireCount()).isEqualTo(2);
 	}
 
 	@Test
 	void readTimeoutOnPostIsNeverRetriedBecauseItMayHaveExecuted() {
-		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withFixedDelay(1500)));
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withFixedDelay(2500)));
 
 		Throwable thrown = catchThrowable(() -> this.inventory.order("{\"amount\":10}"));
 
@@ -328,7 +329,7 @@ class WireCountTests extends LoopbackUpstream {
 
 	@Test
 	void readTimeoutOnPostWithIdempotencyKeyIsRetried() {
-		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withFixedDelay(1500)));
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withFixedDelay(2500)));
 
 		Throwable thrown = catchThrowable(() -> this.inventory.order("{\"amount\":10}", "order-7"));
 

@@ -17,6 +17,7 @@
 package dev.triage.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -29,8 +30,10 @@ import dev.triage.UpstreamTransportException;
 import dev.triage.support.InventoryClient;
 import dev.triage.support.RawServer;
 import dev.triage.support.TestApplication;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -51,6 +54,9 @@ class BodyBreaksOffTests {
 
 	@Autowired
 	TriageHttpServices triage;
+
+	@Autowired
+	MeterRegistry registry;
 
 	@BeforeAll
 	static void breakingOff() throws IOException {
@@ -85,6 +91,40 @@ class BodyBreaksOffTests {
 		assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.CONNECTION_RESET);
 		assertThat(((UpstreamTransportException) thrown).attempts()).isEqualTo(2);
 		assertThat(upstream.requests() - before).isEqualTo(2);
+	}
+
+	@Test
+	void aRestClientCallWhoseBodyBreaksOffEndsInTheTypedExceptionAndIsReportedAsAFailure() {
+		// A call made on a forClient RestClient directly reads its body after Triage's part of the call: not
+		// retried, but the caller gets UpstreamTransportException and the call is reported as what it was.
+		upstream.answer((out) -> RawServer.write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+				+ "Content-Length: 1000\r\n\r\n" + "x".repeat(18)));
+		RestClient client = RestClient.builder().baseUrl(upstream.url()).apply(this.triage.forClient("direct")).build();
+		int before = upstream.requests();
+
+		Throwable thrown = catchThrowable(() -> client.get().uri("/items/1").retrieve().body(String.class));
+
+		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+		assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.CONNECTION_RESET);
+		assertThat(((UpstreamTransportException) thrown).attempts()).isEqualTo(1);
+		assertThat(upstream.requests() - before).isEqualTo(1);
+		assertThat(this.registry.find("triage.calls").tag("client", "direct").tag("outcome", "success").timer())
+			.isNull();
+		assertThat(this.registry.get("triage.calls").tag("client", "direct").tag("outcome", "failure")
+			.tag("code", "connection-reset").timer().count()).isEqualTo(1);
+	}
+
+	@Test
+	void aRestClientCallWhoseBodyArrivesIsReportedAsASuccessOnceItHas() {
+		upstream.answer((out) -> RawServer.write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n"
+				+ "Content-Length: 2\r\n\r\nok"));
+		RestClient client = RestClient.builder().baseUrl(upstream.url()).apply(this.triage.forClient("whole")).build();
+
+		String body = client.get().uri("/items/1").retrieve().body(String.class);
+
+		assertThat(body).isEqualTo("ok");
+		assertThat(this.registry.get("triage.calls").tag("client", "whole").tag("outcome", "success").timer().count())
+			.isEqualTo(1);
 	}
 
 }

@@ -96,7 +96,7 @@ class DeadlineWhileConnectingTests {
 		assertThat(failure.failure()).as("nothing was sent: not a read timeout").isEqualTo(TransportFailure.CONNECT_TIMEOUT);
 		assertThat(failure.configuredTimeout()).as("the timeout that fired is the deadline")
 			.isEqualTo(Duration.ofMillis(400));
-		assertThat(failure.attempts()).isEqualTo(1);
+		assertThat(failure.attempts()).as("nothing reached the wire").isZero();
 		assertThat(Duration.ofNanos(waited)).as("ended at the deadline, not at the connect timeout")
 			.isGreaterThanOrEqualTo(Duration.ofMillis(380))
 			.isLessThan(Duration.ofSeconds(10));
