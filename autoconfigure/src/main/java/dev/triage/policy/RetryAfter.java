@@ -18,6 +18,7 @@ package dev.triage.policy;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -44,20 +45,15 @@ public final class RetryAfter {
 
 	private static final long MAX_SECONDS = LIMIT.toSeconds();
 
-	/** IMF-fixdate, then the obsolete RFC 850 and asctime forms (RFC 9110 §5.6.7). */
-	private static final List<DateTimeFormatter> HTTP_DATES = List.of(DateTimeFormatter.RFC_1123_DATE_TIME,
-			new DateTimeFormatterBuilder().appendPattern("EEEE, dd-MMM-")
-				.appendValueReduced(ChronoField.YEAR, 2, 2, 1970)
-				.appendPattern(" HH:mm:ss zzz")
-				.toFormatter(Locale.US),
-			new DateTimeFormatterBuilder().appendPattern("EEE MMM")
-				.appendLiteral(' ')
-				.optionalStart()
-				.appendLiteral(' ')
-				.optionalEnd()
-				.appendPattern("d HH:mm:ss yyyy")
-				.toFormatter(Locale.US)
-				.withZone(ZoneOffset.UTC));
+	/** The obsolete asctime form (RFC 9110 §5.6.7). */
+	private static final DateTimeFormatter ASCTIME = new DateTimeFormatterBuilder().appendPattern("EEE MMM")
+		.appendLiteral(' ')
+		.optionalStart()
+		.appendLiteral(' ')
+		.optionalEnd()
+		.appendPattern("d HH:mm:ss yyyy")
+		.toFormatter(Locale.US)
+		.withZone(ZoneOffset.UTC);
 
 	private RetryAfter() {
 	}
@@ -98,10 +94,12 @@ public final class RetryAfter {
 			long seconds = Long.parseLong(text);
 			return Optional.of((seconds <= MAX_SECONDS) ? Duration.ofSeconds(seconds) : BEYOND_LIMIT);
 		}
-		for (DateTimeFormatter format : HTTP_DATES) {
+		Instant now = clock.instant();
+		// IMF-fixdate, then the obsolete RFC 850 and asctime forms (RFC 9110 §5.6.7)
+		for (DateTimeFormatter format : List.of(DateTimeFormatter.RFC_1123_DATE_TIME, rfc850(now), ASCTIME)) {
 			try {
 				ZonedDateTime date = ZonedDateTime.parse(text, format);
-				Duration delay = Duration.between(clock.instant(), date.toInstant());
+				Duration delay = Duration.between(now, date.toInstant());
 				if (delay.isNegative()) {
 					return Optional.empty();
 				}
@@ -112,6 +110,19 @@ public final class RetryAfter {
 			}
 		}
 		return Optional.empty();
+	}
+
+	/**
+	 * The obsolete RFC 850 form. Its two-digit year is at most 50 years ahead of now (RFC 9110 §5.6.7: a year that
+	 * appears to be more than 50 years in the future is the most recent past year with the same last two digits):
+	 * from 2026, "76" is 2076 and "77" is 1977.
+	 */
+	private static DateTimeFormatter rfc850(Instant now) {
+		int year = now.atZone(ZoneOffset.UTC).getYear();
+		return new DateTimeFormatterBuilder().appendPattern("EEEE, dd-MMM-")
+			.appendValueReduced(ChronoField.YEAR, 2, 2, year - 49)
+			.appendPattern(" HH:mm:ss zzz")
+			.toFormatter(Locale.US);
 	}
 
 }

@@ -196,6 +196,20 @@ class RetryPlannerTests {
 	}
 
 	@Test
+	void rfc850TwoDigitYearIsAtMostFiftyYearsAheadOfTheClock() {
+		Clock clock2026 = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
+		assertThat(RetryAfter.parse("Sunday, 29-Nov-76 12:00:00 GMT", clock2026)).as("2076: fifty years ahead")
+			.contains(RetryAfter.BEYOND_LIMIT);
+		assertThat(RetryAfter.parse("Tuesday, 29-Nov-77 12:00:00 GMT", clock2026)).as("1977, in the past").isEmpty();
+		Clock clock2069 = Clock.fixed(Instant.parse("2069-12-31T23:59:50Z"), ZoneOffset.UTC);
+		assertThat(RetryAfter.parse("Wednesday, 01-Jan-70 00:00:10 GMT", clock2069)).as("2070, not 1970")
+			.contains(Duration.ofSeconds(20));
+		Clock clock2099 = Clock.fixed(Instant.parse("2099-12-31T23:59:50Z"), ZoneOffset.UTC);
+		assertThat(RetryAfter.parse("Friday, 01-Jan-00 00:00:30 GMT", clock2099)).as("2100, not 2000")
+			.contains(Duration.ofSeconds(40));
+	}
+
+	@Test
 	void retryAfterWithLeadingZerosIsTheSecondsItSays() {
 		Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
 		assertThat(RetryAfter.parse("0000000000002", clock)).contains(Duration.ofSeconds(2));
