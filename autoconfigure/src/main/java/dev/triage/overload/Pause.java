@@ -70,7 +70,8 @@ public final class Pause {
 		if (duration.isNegative() || duration.isZero()) {
 			return false;
 		}
-		long until = this.clock.millis() + duration.toMillis();
+		// Rounded up to the millisecond: a pause never ends before the instant the upstream asked for.
+		long until = this.clock.instant().plus(duration).plusNanos(999_999).toEpochMilli();
 		return this.untilMillis.getAndAccumulate(until, Math::max) < until;
 	}
 

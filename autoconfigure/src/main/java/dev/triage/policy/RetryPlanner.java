@@ -142,7 +142,8 @@ public final class RetryPlanner {
 	 * {@code jitter} of it, capped at {@code backoff.max}, and never shorter than asked.
 	 */
 	private Duration jittered(Duration asked, Backoff backoff) {
-		long askedMillis = asked.toMillis();
+		// Rounded up: an HTTP-date asks for a whole second, measured from a clock that reads sub-milliseconds.
+		long askedMillis = asked.plusNanos(999_999).toMillis();
 		long extra = Math.round(askedMillis * backoff.jitter() * this.random.getAsDouble());
 		long capped = Math.min(askedMillis + extra, backoff.max().toMillis());
 		return Duration.ofMillis(Math.max(askedMillis, capped));

@@ -30,6 +30,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.triage.policy.RetryAfter;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -304,6 +305,15 @@ class OverloadUnitTests {
 		assertThat(pause.until()).isNull();
 		pause.pauseFor(Duration.ZERO);
 		assertThat(pause.isPaused()).isFalse();
+	}
+
+	@Test
+	void aPauseOnADateEndsNoSoonerThanTheAskedInstant() {
+		Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00.000500Z"), ZoneOffset.UTC);
+		Pause pause = new Pause(clock);
+		pause.pauseFor(RetryAfter.parse("Sun, 29 Nov 2026 12:00:18 GMT", clock).orElseThrow());
+		assertThat(pause.until()).as("rounded up, not down").isEqualTo(Instant.parse("2026-11-29T12:00:18Z"));
+		assertThat(pause.remaining()).isEqualTo(Duration.ofMillis(18_000));
 	}
 
 }

@@ -210,6 +210,16 @@ class RetryPlannerTests {
 	}
 
 	@Test
+	void aDateRetryAfterMeasuredFromASubMillisecondClockIsNotWaitedForLess() {
+		Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00.000500Z"), ZoneOffset.UTC);
+		Optional<Duration> asked = RetryAfter.parse("Sun, 29 Nov 2026 12:00:18 GMT", clock);
+		assertThat(asked).contains(Duration.ofMillis(17_999).plusNanos(500_000));
+		Duration wait = new RetryPlanner(() -> 0.0).decide(this.table.forStatus(503, null), 1, true, asked,
+				Duration.ZERO, null).delay();
+		assertThat(wait).as("the 18s asked, not 17.999s").isEqualTo(Duration.ofSeconds(18));
+	}
+
+	@Test
 	void retryAfterWithLeadingZerosIsTheSecondsItSays() {
 		Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
 		assertThat(RetryAfter.parse("0000000000002", clock)).contains(Duration.ofSeconds(2));
