@@ -16,13 +16,20 @@
 
 package dev.triage.engine;
 
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.BiFunction;
+import java.util.function.Consumer;
 import java.util.function.Function;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * The clients Triage manages, each with the runtime of the settings in force: the Feign clients declared in the
@@ -30,6 +37,8 @@ import java.util.function.Function;
  * {@link #reload} swaps every client's settings at once (SPEC §12).
  */
 public final class ManagedClients {
+
+	private static final Log logger = LogFactory.getLog(ManagedClients.class);
 
 	private final Map<String, ManagedClient> clients;
 
@@ -41,6 +50,9 @@ public final class ManagedClients {
 	private final Object changes = new Object();
 
 	private final Shutdown shutdown = new Shutdown();
+
+	/** Told of each client created after they were added (see {@link #eachClient}). */
+	private final List<Consumer<ManagedClient>> listeners = new CopyOnWriteArrayList<>();
 
 	private volatile Function<String, ClientRuntime> lateFactory;
 
@@ -75,13 +87,50 @@ public final class ManagedClients {
 			client = this.late.get(name);
 		}
 		if (client == null) {
-			// Created under the lock a reload takes, so a client is never created from settings a reload replaced.
+			List<Consumer<ManagedClient>> told;
+			// Created under the lock a reload takes, so a client is never created from settings a reload replaced;
+			// and the one eachClient takes, so a listener hears of it either there or here, never in both.
 			synchronized (this.changes) {
-				client = this.late.computeIfAbsent(name,
-						(key) -> new ManagedClient(this.lateFactory.apply(key), this.shutdown));
+				client = this.late.get(name);
+				if (client != null) {
+					return client;
+				}
+				client = new ManagedClient(this.lateFactory.apply(name), this.shutdown);
+				this.late.put(name, client);
+				told = List.copyOf(this.listeners);
+			}
+			for (Consumer<ManagedClient> listener : told) {
+				tell(listener, client);
 			}
 		}
 		return client;
+	}
+
+	/**
+	 * Hand a listener every client, each once: those that exist now at once, and each client created from now on
+	 * (an HTTP service client met after startup) when it is created, before the call that created it returns.
+	 * A listener that fails is logged and does not stop the client being created.
+	 * @param listener told of each client
+	 */
+	public void eachClient(Consumer<ManagedClient> listener) {
+		List<ManagedClient> existing;
+		synchronized (this.changes) {
+			existing = new ArrayList<>(this.clients.values());
+			existing.addAll(this.late.values());
+			this.listeners.add(listener);
+		}
+		for (ManagedClient client : existing) {
+			tell(listener, client);
+		}
+	}
+
+	private static void tell(Consumer<ManagedClient> listener, ManagedClient client) {
+		try {
+			listener.accept(client);
+		}
+		catch (RuntimeException ex) {
+			logger.warn("Could not tell " + listener + " of managed client '" + client.name() + "'", ex);
+		}
 	}
 
 	/**

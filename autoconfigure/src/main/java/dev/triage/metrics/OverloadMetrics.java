@@ -24,7 +24,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 /**
- * Gauges of each managed client's overload protection, read when scraped:
+ * Gauges of each managed client's overload protection, read when scraped, from the moment the client exists:
  * <ul>
  * <li>{@code triage.throttle.drop.probability}: client; the share of attempts throttling refuses now</li>
  * <li>{@code triage.retry.budget.remaining}: client; retries the budget still allows in its window</li>
@@ -43,9 +43,14 @@ public final class OverloadMetrics implements MeterBinder {
 		this.clients = clients;
 	}
 
+	/**
+	 * Registers the gauges of every client that exists now, and of each client created later (an HTTP service
+	 * client made with {@code createClient} at runtime, a Spring Boot 4 group's client created on first use) when
+	 * it is created: each client's once.
+	 */
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		this.clients.all().keySet().forEach((name) -> bind(registry, this.clients.client(name)));
+		this.clients.eachClient((client) -> bind(registry, client));
 	}
 
 	/**

@@ -34,6 +34,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -78,6 +79,11 @@ class HttpServiceGroupTests {
 			assertThat(((UpstreamResponseException) thrown).methodKey()).isEqualTo("CatalogApi#item(String)");
 			assertThat(wireCount()).as("the 503 row: 3 attempts").isEqualTo(3);
 			assertThat(context.getBean(CircuitBreakerRegistry.class).find("catalog")).isPresent();
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			for (String gauge : new String[] { "triage.throttle.drop.probability", "triage.retry.budget.remaining",
+					"triage.paused" }) {
+				assertThat(meters.find(gauge).tag("client", "catalog").gauges()).as(gauge).hasSize(1);
+			}
 		}
 	}
 
