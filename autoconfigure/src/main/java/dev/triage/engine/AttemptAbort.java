@@ -293,6 +293,14 @@ public final class AttemptAbort {
 	}
 
 	/**
+	 * Return whether the bound is the call's deadline (not the attempt's own bound before it).
+	 * @return whether it is
+	 */
+	public boolean boundIsDeadline() {
+		return this.configured != null;
+	}
+
+	/**
 	 * Return the configured value of the bound that fired.
 	 */
 	public Duration configured() {

@@ -23,6 +23,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -176,7 +177,22 @@ public final class Engine {
 		}
 		Duration timeout = cut ? abort.configured() : shortened ? abort.deadline()
 				: TransportFailures.configuredTimeout(failure, connectTimeout, readTimeout, this.runtime.poolTimeout());
-		return transport(attempt, failure, timeout, ex, reached ? attempt.number : attempt.number - 1, duration, true);
+		return transport(attempt, failure, timeout, cut ? cutBy(abort, failure, ex) : ex,
+				reached ? attempt.number : attempt.number - 1, duration, true);
+	}
+
+	/**
+	 * What a cut attempt failed with, as people read it: the connection Triage shut down made the client throw
+	 * something like "Socket closed", which says nothing of the bound that passed.
+	 */
+	private static IOException cutBy(AttemptAbort abort, TransportFailure cutAs, IOException ex) {
+		Duration bound = abort.configured();
+		String what = abort.boundIsDeadline() ? "the call's deadline of " + bound.toMillis() + "ms passed"
+				: "the attempt's bound of " + bound.toMillis() + "ms (connect-timeout + 3 x read-timeout) passed";
+		String when = (cutAs == TransportFailure.CONNECT_TIMEOUT) ? " while connecting" : " while the answer was awaited";
+		SocketTimeoutException described = new SocketTimeoutException(what + when);
+		described.initCause(ex);
+		return described;
 	}
 
 	private TransportFailureException transport(Attempt attempt, TransportFailure failure, Duration timeout,
@@ -501,6 +517,9 @@ public final class Engine {
 			Duration timeout = cut ? call.abort().configured()
 					: TransportFailures.configuredTimeout(failure, connectTimeout, readTimeout,
 							Engine.this.runtime.poolTimeout());
+			if (cut) {
+				ex = cutBy(call.abort(), failure, ex);
+			}
 			if (!settle()) {
 				return new TransportFailureException(failure, timeout, ex);
 			}

@@ -137,7 +137,9 @@ class ReliabilityTests {
 		Throwable thrown = catchThrowable(() -> billing.get().uri("/invoices").retrieve().body(String.class));
 		Duration took = Duration.ofNanos(System.nanoTime() - start);
 
-		assertThat(thrown).as("cut at the deadline, not read to its end in 12 s").isNotNull();
+		assertThat(thrown).as("cut at the deadline, not read to its end in 12 s")
+			.isInstanceOf(UpstreamTransportException.class);
+		assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.READ_TIMEOUT);
 		assertThat(took).isBetween(Duration.ofMillis(2_900), Duration.ofMillis(6_000));
 		assertThat(this.breakers.circuitBreaker("billing").getMetrics().getNumberOfFailedCalls())
 			.as("the attempt recorded as a read timeout")
@@ -153,6 +155,8 @@ class ReliabilityTests {
 		UpstreamTransportException failure = (UpstreamTransportException) thrown;
 		assertThat(failure.failure()).isEqualTo(TransportFailure.READ_TIMEOUT);
 		assertThat(failure.configuredTimeout()).isEqualTo(Duration.ofSeconds(3));
+		assertThat(failure.getCause()).as("says what cut it, not 'Socket closed'")
+			.hasMessage("the call's deadline of 3000ms passed while the answer was awaited");
 		assertThat(took).isBetween(Duration.ofMillis(2_900), Duration.ofMillis(3_900));
 	}
 
@@ -171,6 +175,8 @@ class ReliabilityTests {
 		UpstreamTransportException failure = (UpstreamTransportException) thrown;
 		assertThat(failure.failure()).isEqualTo(TransportFailure.READ_TIMEOUT);
 		assertThat(failure.configuredTimeout()).as("connect 500ms + 3 x read 500ms").isEqualTo(Duration.ofMillis(2_000));
+		assertThat(failure.getCause())
+			.hasMessage("the attempt's bound of 2000ms (connect-timeout + 3 x read-timeout) passed while the answer was awaited");
 		assertThat(server.requests() - before).as("the read-timeout row retries a GET once").isEqualTo(2);
 		assertThat(took).isBetween(Duration.ofMillis(3_900), Duration.ofMillis(6_000));
 	}
