@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
  * Builds a new application from the README's Quick start for this build's Spring Boot line: Spring Boot's parent
  * plus the README's Maven snippet, word for word, and the Quick start's code and YAML (the ones
  * {@code QuickStartTests} runs), against the artifacts of this reactor. The application must build, resolve the
- * Resilience4j and Feign versions this line's own tests run with, each one version only, and no Kotlin, and start.
+ * Resilience4j and Feign versions this line's own tests run with, each one version only, and no Kotlin, start, and
+ * inject and call its client.
  */
 class QuickStartBuildIT {
 
@@ -42,6 +43,34 @@ class QuickStartBuildIT {
 			.contains("<artifactId>" + ThrowawayApplication.BOM + "</artifactId>")
 			.contains("<artifactId>" + ThrowawayApplication.STARTER + "</artifactId>");
 		ThrowawayApplication application = ThrowawayApplication.create("quickstart-app", snippet, "");
+		// What an application does with the client: inject it and call it (its upstream a closed port).
+		application.add("FirstCall.java", """
+				package dev.triage.quickstart;
+
+				import org.springframework.boot.CommandLineRunner;
+				import org.springframework.stereotype.Component;
+
+				@Component
+				class FirstCall implements CommandLineRunner {
+
+					private final InventoryClient inventory;
+
+					FirstCall(InventoryClient inventory) {
+						this.inventory = inventory;
+					}
+
+					@Override
+					public void run(String... args) {
+						try {
+							this.inventory.item("1");
+						}
+						catch (RuntimeException ex) {
+							System.out.println("first call: " + ex.getClass().getName());
+						}
+					}
+
+				}
+				""");
 
 		List<String> resolved = application.build();
 
@@ -52,7 +81,10 @@ class QuickStartBuildIT {
 		assertThat(ThrowawayApplication.versions(resolved, "io.github.openfeign")).as("Feign versions")
 			.containsExactly(versionOf(Feign.class, "feign-core"));
 		assertThat(resolved).as("no Kotlin").noneMatch((line) -> line.contains("org.jetbrains.kotlin"));
-		assertThat(application.start()).contains("Started ShopApplication");
+		assertThat(application.start("ShopApplication", "first call:", "--inventory.url=http://127.0.0.1:9"))
+			.as("the client is injected and called: Triage's typed exception for the closed port")
+			.contains("Started ShopApplication")
+			.contains("first call: dev.triage.UpstreamTransportException");
 	}
 
 	/**

@@ -62,6 +62,13 @@ final class ThrowawayApplication {
 	}
 
 	/**
+	 * Adds a source file of package {@code dev.triage.quickstart}, before {@link #build()}.
+	 */
+	void add(String file, String source) throws IOException {
+		Files.writeString(sources().resolve(file), source, StandardCharsets.UTF_8);
+	}
+
+	/**
 	 * Writes the application: its pom is the parent plus {@code snippet}, with {@code extraDependencies} added to
 	 * the snippet's own {@code <dependencies>}.
 	 */
