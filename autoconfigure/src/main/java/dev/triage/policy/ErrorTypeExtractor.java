@@ -116,12 +116,14 @@ public final class ErrorTypeExtractor {
 	}
 
 	/**
-	 * Return whether a body starts, after white space, like a JSON object or array.
+	 * Return whether a body starts, after a UTF-8 byte order mark and white space, like a JSON object or array.
 	 * @param body the body bytes
 	 * @return whether it may be JSON
 	 */
 	public static boolean looksLikeJson(byte[] body) {
-		for (byte b : body) {
+		boolean mark = body.length >= 3 && body[0] == (byte) 0xEF && body[1] == (byte) 0xBB && body[2] == (byte) 0xBF;
+		for (int i = mark ? 3 : 0; i < body.length; i++) {
+			byte b = body[i];
 			if (b == '{' || b == '[') {
 				return true;
 			}

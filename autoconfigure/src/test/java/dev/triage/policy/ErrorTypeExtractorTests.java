@@ -58,6 +58,12 @@ class ErrorTypeExtractorTests {
 	}
 
 	@Test
+	void aBodyThatStartsWithAUtf8ByteOrderMarkIsRead() {
+		assertThat(type("\uFEFF{\"type\":\"invalid_request_error\"}")).isEqualTo("invalid_request_error");
+		assertThat(type("\uFEFF<html>{\"type\":\"x\"}</html>")).as("not JSON after the mark").isNull();
+	}
+
+	@Test
 	void theMessageIsNeverUsed() {
 		assertThat(type("{\"error\":{\"message\":\"overloaded_error\"}}")).isNull();
 	}
