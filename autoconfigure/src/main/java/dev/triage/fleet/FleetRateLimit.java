@@ -122,14 +122,24 @@ public final class FleetRateLimit implements RateLimit {
 		if (!this.store.connected()) {
 			return this.fallback.acquire();
 		}
-		long deadline = start + this.store.timeout().toNanos();
+		long timeout = this.store.timeout().toNanos();
+		long deadline = start + timeout;
 		for (int round = 0; round < ROUNDS; round++) {
 			if (System.nanoTime() - this.emptyUntil < 0) {
 				return false;
 			}
+			if (round > 0 && System.nanoTime() - deadline >= 0) {
+				// Redis answered, and the permits it granted went to this instance's other callers: the fleet's
+				// limit is in use.
+				return false;
+			}
 			CompletableFuture<Long> pending = refill();
 			try {
-				pending.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+				// Until the store answers or gives up: it gives up triage.fleet.timeout after it sent the command.
+				// Giving up sooner here would take a permit of the instance's own share while the lease that is on
+				// its way is installed and spent too: one attempt over the fleet's limit, with Redis up. The wait
+				// of its own is only a guard against a store that never answers.
+				pending.get(timeout * 2, TimeUnit.NANOSECONDS);
 			}
 			catch (TimeoutException | ExecutionException ex) {
 				return this.fallback.acquire();
