@@ -241,10 +241,13 @@ final class Protections {
 		}
 
 		@Override
+		public void refused(Attempt attempt) {
+			this.throttle.onAnswered(false);
+		}
+
+		@Override
 		public void answered(Attempt attempt, Outcome outcome) {
-			if (outcome.responded && (outcome.success() || !outcome.rule.overload())) {
-				this.throttle.onAccepted();
-			}
+			this.throttle.onAnswered(outcome.responded && (outcome.success() || !outcome.rule.overload()));
 		}
 
 	}

@@ -27,6 +27,11 @@ import java.util.function.LongSupplier;
  * {@code min(maxDropProbability, max(0, (requests − k × accepts) / (requests + 1)))}. While at least 1/k of
  * attempts are accepted nothing is refused; a quiet client (below {@code minRequests}) is never throttled; and
  * some traffic always goes through, so the upstream's recovery is seen.
+ * <p>
+ * An attempt counts once what it ended in is known: when it is refused, or when its answer (or its failure)
+ * arrives. An attempt still on its way counts neither as a request nor as an accept: counted as a request when
+ * sent, a burst of calls to a healthy upstream that answers in 300 ms read as a rejecting one (every request
+ * in flight and no accept yet) and was refused nine times in ten.
  */
 public final class AdaptiveThrottle {
 
@@ -75,7 +80,8 @@ public final class AdaptiveThrottle {
 	}
 
 	/**
-	 * Decide about an attempt the client is about to send, and count it as a request either way.
+	 * Decide about an attempt the client is about to send; a refused one counts as a request at once, one let
+	 * through counts when it is {@link #onAnswered answered}.
 	 * @return whether it may be sent
 	 */
 	public boolean admit() {
@@ -84,20 +90,29 @@ public final class AdaptiveThrottle {
 		}
 		long now = this.window.now();
 		long requests = this.window.sum(REQUESTS, now);
-		this.window.add(REQUESTS, now);
 		if (requests < this.settings.minRequests()) {
 			return true;
 		}
 		double drop = probability(requests, this.window.sum(ACCEPTS, now));
-		return drop <= 0 || this.random.getAsDouble() >= drop;
+		if (drop <= 0 || this.random.getAsDouble() >= drop) {
+			return true;
+		}
+		this.window.add(REQUESTS, now);
+		return false;
 	}
 
 	/**
-	 * Record an attempt that got an answer the upstream did not reject for load.
+	 * Record what an attempt let through ended in: a request, and an accept when the upstream answered and did not
+	 * reject it for load. Also what an attempt that a later protection refused ended in (not accepted).
+	 * @param accepted whether it was accepted
 	 */
-	public void onAccepted() {
+	public void onAnswered(boolean accepted) {
 		if (this.settings.enabled()) {
-			this.window.add(ACCEPTS);
+			long now = this.window.now();
+			this.window.add(REQUESTS, now);
+			if (accepted) {
+				this.window.add(ACCEPTS, now);
+			}
 		}
 	}
 

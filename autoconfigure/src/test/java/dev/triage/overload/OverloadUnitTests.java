@@ -206,7 +206,9 @@ class OverloadUnitTests {
 		AdaptiveThrottle throttle = new AdaptiveThrottle(AdaptiveThrottle.Settings.DEFAULTS, this.nanos::get,
 				() -> 0.0);
 		for (int i = 0; i < 30; i++) {
-			throttle.admit();
+			if (throttle.admit()) {
+				throttle.onAnswered(false);
+			}
 		}
 		AdaptiveThrottle changed = throttle.with(new AdaptiveThrottle.Settings(true, 1.5, Duration.ofMinutes(2), 10,
 				0.5));
@@ -230,9 +232,7 @@ class OverloadUnitTests {
 				() -> 0.0);
 		for (int i = 0; i < 10_000; i++) {
 			assertThat(throttle.admit()).isTrue();
-			if (i % 2 == 0) {
-				throttle.onAccepted();
-			}
+			throttle.onAnswered(i % 2 == 0);
 		}
 		assertThat(throttle.dropProbability()).isZero();
 	}
@@ -243,18 +243,48 @@ class OverloadUnitTests {
 				new AdaptiveThrottle.Settings(true, 2, Duration.ofMinutes(2), 20, 0.9), this.nanos::get, () -> 0.5);
 		for (int i = 0; i < 20; i++) {
 			assertThat(throttle.admit()).as("a cold client is never throttled").isTrue();
-		}
-		for (int i = 0; i < 5; i++) {
-			throttle.onAccepted();
+			throttle.onAnswered(i < 5);
 		}
 		// (20 - 2 x 5) / 21 = 0.476: a draw of 0.5 passes
 		assertThat(throttle.dropProbability()).isCloseTo(10 / 21.0, org.assertj.core.data.Offset.offset(1e-9));
 		assertThat(throttle.admit()).isTrue();
+		throttle.onAnswered(false);
 		for (int i = 0; i < 100; i++) {
-			throttle.admit();
+			if (throttle.admit()) {
+				throttle.onAnswered(false);
+			}
 		}
 		assertThat(throttle.dropProbability()).as("capped").isEqualTo(0.9);
 		assertThat(throttle.admit()).as("a draw of 0.5 is below 0.9").isFalse();
+	}
+
+	@Test
+	void attemptsStillOnTheirWayNeverCountAgainstTheClient() {
+		// 100 calls at once to a healthy upstream that answers in 300 ms: counted as requests when sent, the 21st
+		// found 20 requests and no accept, and 9 in 10 of the rest were refused.
+		AdaptiveThrottle throttle = new AdaptiveThrottle(AdaptiveThrottle.Settings.DEFAULTS, this.nanos::get,
+				() -> 0.0);
+		for (int i = 0; i < 100; i++) {
+			assertThat(throttle.admit()).as("attempt %d, none answered yet", i).isTrue();
+		}
+		for (int i = 0; i < 100; i++) {
+			throttle.onAnswered(true);
+		}
+		assertThat(throttle.requests()).isEqualTo(100);
+		assertThat(throttle.accepts()).isEqualTo(100);
+		assertThat(throttle.admit()).isTrue();
+	}
+
+	@Test
+	void aRefusedAttemptCountsAsARequestAtOnce() {
+		AdaptiveThrottle throttle = new AdaptiveThrottle(AdaptiveThrottle.Settings.DEFAULTS, this.nanos::get,
+				() -> 0.0);
+		for (int i = 0; i < 20; i++) {
+			throttle.admit();
+			throttle.onAnswered(false);
+		}
+		assertThat(throttle.admit()).isFalse();
+		assertThat(throttle.requests()).isEqualTo(21);
 	}
 
 	@Test
@@ -262,7 +292,9 @@ class OverloadUnitTests {
 		AdaptiveThrottle throttle = new AdaptiveThrottle(
 				new AdaptiveThrottle.Settings(true, 2, Duration.ofSeconds(12), 20, 0.9), this.nanos::get, () -> 0.0);
 		for (int i = 0; i < 100; i++) {
-			throttle.admit();
+			if (throttle.admit()) {
+				throttle.onAnswered(false);
+			}
 		}
 		assertThat(throttle.admit()).isFalse();
 		advance(Duration.ofSeconds(13));

@@ -22,6 +22,14 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
 import dev.triage.Refusal;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.support.LoopbackUpstream;
@@ -47,6 +55,33 @@ class ThrottleTests extends LoopbackUpstream {
 		upstream.stubFor(get(urlPathEqualTo("/items/busy")).willReturn(aResponse().withStatus(429)));
 		upstream.stubFor(get(urlPathEqualTo("/items/ok")).willReturn(aResponse().withStatus(200).withBody("ok")));
 		upstream.stubFor(get(urlPathEqualTo("/invoices")).willReturn(aResponse().withStatus(429)));
+	}
+
+	@Test
+	void aBurstOfCallsToAHealthyUpstreamIsNeverRefused() throws Exception {
+		// 40 calls at once, each answered 200 after 600 ms: counted as requests when sent, the 21st and later found
+		// 20 requests and no accept yet, and 9 in 10 of them were refused THROTTLED.
+		upstream.stubFor(get(urlPathEqualTo("/items/slow"))
+			.willReturn(aResponse().withStatus(200).withBody("ok").withFixedDelay(600)));
+		int callers = 40;
+		ExecutorService pool = Executors.newFixedThreadPool(callers);
+		try {
+			CyclicBarrier start = new CyclicBarrier(callers);
+			List<Future<Throwable>> calls = new ArrayList<>();
+			for (int i = 0; i < callers; i++) {
+				calls.add(pool.submit(() -> {
+					start.await();
+					return catchThrowable(() -> this.inventory.item("slow"));
+				}));
+			}
+			for (Future<Throwable> call : calls) {
+				assertThat(call.get(60, TimeUnit.SECONDS)).isNull();
+			}
+		}
+		finally {
+			pool.shutdownNow();
+		}
+		assertThat(wireCount()).isEqualTo(callers);
 	}
 
 	@Test

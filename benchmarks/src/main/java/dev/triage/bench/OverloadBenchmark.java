@@ -57,7 +57,7 @@ public class OverloadBenchmark {
 		boolean admitted = !this.overload.pause().isPaused() && this.overload.throttle().admit()
 				&& this.overload.rateLimit().acquire();
 		this.overload.budget().onFirstAttempt();
-		this.overload.throttle().onAccepted();
+		this.overload.throttle().onAnswered(true);
 		return admitted;
 	}
 
