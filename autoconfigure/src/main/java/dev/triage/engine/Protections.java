@@ -50,8 +50,10 @@ final class Protections {
 
 	static Protection[] of(ClientRuntime runtime) {
 		return new Protection[] { new Poison(runtime), new ChannelAdmission(runtime),
-				new Throttle(runtime.overload().throttle()), new RateLimited(runtime.overload().rateLimit()),
-				new Bulkhead(runtime.overload().concurrencyLimit()), new Budget(runtime.overload().budget()),
+				new Throttle(runtime.overload().throttle()),
+				new RateLimited(runtime.overload().rateLimit(), runtime.deadline()),
+				new Bulkhead(runtime.overload().concurrencyLimit(), runtime.deadline()),
+				new Budget(runtime.overload().budget()),
 				new Recorder(runtime) };
 	}
 
@@ -259,14 +261,21 @@ final class Protections {
 
 		private final RateLimit rateLimit;
 
-		RateLimited(RateLimit rateLimit) {
+		private final Duration deadline;
+
+		RateLimited(RateLimit rateLimit, Duration deadline) {
 			this.rateLimit = rateLimit;
+			this.deadline = (rateLimit != RateLimit.NONE) ? deadline : null;
 		}
 
 		@Override
 		public RefusedException before(Attempt attempt) {
-			return this.rateLimit.acquire() ? null : new RefusedException(Refusal.RATE_LIMITED,
-					"rate limiter '" + this.rateLimit.name() + "' has no permit");
+			if (!this.rateLimit.acquire()) {
+				return new RefusedException(Refusal.RATE_LIMITED,
+						"rate limiter '" + this.rateLimit.name() + "' has no permit");
+			}
+			return deadlinePassed(attempt, this.deadline) ? new RefusedException(Refusal.RATE_LIMITED,
+					waitedPastTheDeadline(this.deadline, "rate limiter '" + this.rateLimit.name() + "'")) : null;
 		}
 
 	}
@@ -279,14 +288,24 @@ final class Protections {
 
 		private final ConcurrencyLimit limit;
 
-		Bulkhead(ConcurrencyLimit limit) {
+		private final Duration deadline;
+
+		Bulkhead(ConcurrencyLimit limit, Duration deadline) {
 			this.limit = limit;
+			this.deadline = (limit != ConcurrencyLimit.NONE) ? deadline : null;
 		}
 
 		@Override
 		public RefusedException before(Attempt attempt) {
-			return this.limit.acquire() ? null
-					: new RefusedException(Refusal.BULKHEAD_FULL, "bulkhead '" + this.limit.name() + "' is full");
+			if (!this.limit.acquire()) {
+				return new RefusedException(Refusal.BULKHEAD_FULL, "bulkhead '" + this.limit.name() + "' is full");
+			}
+			if (deadlinePassed(attempt, this.deadline)) {
+				this.limit.release();
+				return new RefusedException(Refusal.BULKHEAD_FULL,
+						waitedPastTheDeadline(this.deadline, "bulkhead '" + this.limit.name() + "'"));
+			}
+			return null;
 		}
 
 		@Override
@@ -299,6 +318,19 @@ final class Protections {
 			this.limit.release();
 		}
 
+	}
+
+	/**
+	 * Whether the call's deadline passed while the attempt waited for a permit: Resilience4j's limiter and bulkhead
+	 * wait as long as their own settings say, whatever the deadline. Sent then, the attempt would be cut before it
+	 * left and reported as a wait for a pooled connection; it is refused as what held it back.
+	 */
+	private static boolean deadlinePassed(Attempt attempt, Duration deadline) {
+		return deadline != null && attempt.call.elapsedNanos() >= deadline.toNanos();
+	}
+
+	private static String waitedPastTheDeadline(Duration deadline, String what) {
+		return "the call's deadline of " + deadline.toMillis() + "ms passed while it waited for a permit of " + what;
 	}
 
 	/**

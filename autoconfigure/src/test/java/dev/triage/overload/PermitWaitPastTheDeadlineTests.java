@@ -1,0 +1,112 @@
+/*
+ * Copyright 2026-present the original author or authors.
+ *
+ * Licensed under the Apache License, Version 2.0 (the "License");
+ * you may not use this file except in compliance with the License.
+ * You may obtain a copy of the License at
+ *
+ *      https://www.apache.org/licenses/LICENSE-2.0
+ *
+ * Unless required by applicable law or agreed to in writing, software
+ * distributed under the License is distributed on an "AS IS" BASIS,
+ * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+ * See the License for the specific language governing permissions and
+ * limitations under the License.
+ */
+
+package dev.triage.overload;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import dev.triage.Refusal;
+import dev.triage.UpstreamUnavailableException;
+import dev.triage.support.LoopbackUpstream;
+import dev.triage.support.TestApplication;
+import io.github.resilience4j.bulkhead.Bulkhead;
+import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
+import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+
+/**
+ * A call whose deadline passes while it waits for a permit of its client's bulkhead or rate limiter (which wait
+ * as long as their own settings say) is refused as what held it back, with nothing on the wire: sent, it was cut
+ * before it left and reported as a wait for a pooled connection ({@code POOL_TIMEOUT}).
+ */
+@SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
+		properties = { "triage.clients.inventory.deadline=500ms", "triage.clients.billing.deadline=500ms",
+				"resilience4j.bulkhead.instances.inventory.max-concurrent-calls=1",
+				"resilience4j.bulkhead.instances.inventory.max-wait-duration=10s",
+				"resilience4j.ratelimiter.instances.billing.limit-for-period=1",
+				"resilience4j.ratelimiter.instances.billing.limit-refresh-period=4s",
+				"resilience4j.ratelimiter.instances.billing.timeout-duration=10s" })
+class PermitWaitPastTheDeadlineTests extends LoopbackUpstream {
+
+	@Autowired
+	BulkheadRegistry bulkheads;
+
+	@Autowired
+	RateLimiterRegistry rateLimiters;
+
+	@BeforeEach
+	void reset() {
+		upstream.resetAll();
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withBody("ok")));
+	}
+
+	@Test
+	void aPermitOfTheBulkheadThatCameAfterTheDeadlineIsGivenBackAndTheCallRefused() {
+		Bulkhead bulkhead = this.bulkheads.bulkhead("inventory");
+		assertThat(bulkhead.tryAcquirePermission()).as("held by another call").isTrue();
+		ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
+		try {
+			later.schedule(bulkhead::onComplete, 1_500, TimeUnit.MILLISECONDS);
+
+			Throwable thrown = catchThrowable(() -> this.inventory.item("1"));
+
+			assertThat(thrown).isInstanceOf(UpstreamUnavailableException.class);
+			assertThat(((UpstreamUnavailableException) thrown).refusal()).isEqualTo(Refusal.BULKHEAD_FULL);
+			assertThat(thrown).hasMessageContaining("the call's deadline of 500ms passed while it waited");
+			assertThat(wireCount()).isZero();
+			assertThat(bulkhead.getMetrics().getAvailableConcurrentCalls()).as("given back").isEqualTo(1);
+		}
+		finally {
+			later.shutdownNow();
+		}
+	}
+
+	@Test
+	void aPermitOfTheRateLimiterThatCameAfterTheDeadlineRefusesTheCall() throws InterruptedException {
+		RateLimiter limiter = this.rateLimiters.rateLimiter("billing");
+		// no permit left, and the next one more than a second away (well past the 500 ms deadline)
+		while (true) {
+			limiter.drainPermissions();
+			long wait = ((AtomicRateLimiter) limiter).getDetailedMetrics().getNanosToWait();
+			if (wait > Duration.ofMillis(1_500).toNanos()) {
+				break;
+			}
+			Thread.sleep(TimeUnit.NANOSECONDS.toMillis(wait) + 50);
+		}
+
+		Throwable thrown = catchThrowable(() -> this.billing.invoices());
+
+		assertThat(thrown).isInstanceOf(UpstreamUnavailableException.class);
+		assertThat(((UpstreamUnavailableException) thrown).refusal()).isEqualTo(Refusal.RATE_LIMITED);
+		assertThat(thrown).hasMessageContaining("the call's deadline of 500ms passed while it waited");
+		assertThat(wireCount()).isZero();
+	}
+
+}
