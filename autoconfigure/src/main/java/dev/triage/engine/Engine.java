@@ -19,6 +19,7 @@ package dev.triage.engine;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.reflect.InvocationTargetException;
@@ -179,6 +180,24 @@ public final class Engine {
 				: TransportFailures.configuredTimeout(failure, connectTimeout, readTimeout, this.runtime.poolTimeout());
 		return transport(attempt, failure, timeout, cut ? cutBy(abort, failure, ex) : ex,
 				reached ? attempt.number : attempt.number - 1, duration, true);
+	}
+
+	/**
+	 * The HTTP client threw something that is not an I/O failure. When the attempt's bound fired, that is what
+	 * shutting its connection down did to the client between two of its steps (HttpClient 5's "Endpoint not
+	 * acquired / already released", a NullPointerException on the released connection): the cut, handed to
+	 * {@link #failed} as an I/O failure. Else {@code null}: not the upstream's doing ({@link #interrupted}).
+	 * @param call the call
+	 * @param ex what the client threw
+	 * @return the cut as an I/O failure, {@code null} when the bound did not fire
+	 */
+	public static IOException cutShort(Call call, RuntimeException ex) {
+		if (!call.abort().fired()) {
+			return null;
+		}
+		InterruptedIOException cut = new InterruptedIOException("the attempt's bound shut its connection down");
+		cut.initCause(ex);
+		return cut;
 	}
 
 	/**

@@ -40,6 +40,9 @@ public final class TransportFailures {
 
 	private static final String CONNECTION_CLOSED = "org.apache.hc.core5.http.ConnectionClosedException";
 
+	/** How HttpClient 5's pools end a wait for a connection whose deadline passed (wrapped by the client). */
+	private static final String LEASE_DEADLINE = "org.apache.hc.core5.util.DeadlineTimeoutException";
+
 	private TransportFailures() {
 	}
 
@@ -59,7 +62,7 @@ public final class TransportFailures {
 	}
 
 	private static TransportFailure classifyOne(Throwable t) {
-		if (isA(t, POOL_TIMEOUT)) {
+		if (isA(t, POOL_TIMEOUT) || isA(t, LEASE_DEADLINE)) {
 			return TransportFailure.POOL_TIMEOUT;
 		}
 		if (isA(t, CONNECT_TIMEOUT)) {

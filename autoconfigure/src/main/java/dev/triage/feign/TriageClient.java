@@ -107,7 +107,15 @@ final class TriageClient implements Client {
 		catch (IOException ex) {
 			throw engine.failed(attempt, ex, connectTimeout(effective), readTimeout(effective));
 		}
-		catch (RuntimeException | Error ex) {
+		catch (RuntimeException ex) {
+			IOException cut = Engine.cutShort(call, ex);
+			if (cut == null) {
+				engine.interrupted(attempt);
+				throw ex;
+			}
+			throw engine.failed(attempt, cut, connectTimeout(effective), readTimeout(effective));
+		}
+		catch (Error ex) {
 			engine.interrupted(attempt);
 			throw ex;
 		}

@@ -150,11 +150,33 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 			call.clientTimeouts(null, null);
 			engine.bound(call, -1, -1, true);
 			ClientHttpResponse response;
+			IOException failed;
 			try {
 				response = execution.execute(sent, body);
+				failed = null;
 			}
 			catch (IOException ex) {
-				engine.failed(attempt, ex, call.clientConnectTimeout(), call.clientReadTimeout());
+				response = null;
+				failed = ex;
+			}
+			catch (RuntimeException ex) {
+				response = null;
+				failed = Engine.cutShort(call, ex);
+				if (failed == null) {
+					engine.interrupted(attempt);
+					throw ex;
+				}
+			}
+			catch (Error ex) {
+				engine.interrupted(attempt);
+				throw ex;
+			}
+			finally {
+				// Not taken by an HTTP client that has no Triage handler: no later exchange is the attempt's.
+				call.takeExchange();
+			}
+			if (failed != null) {
+				engine.failed(attempt, failed, call.clientConnectTimeout(), call.clientReadTimeout());
 				UpstreamTransportException failure = (UpstreamTransportException) call.lastAnswer();
 				Rule rule = call.lastRule();
 				call.failed(failure, rule);
@@ -166,14 +188,6 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 				}
 				engine.await(decision, failure);
 				continue;
-			}
-			catch (RuntimeException | Error ex) {
-				engine.interrupted(attempt);
-				throw ex;
-			}
-			finally {
-				// Not taken by an HTTP client that has no Triage handler: no later exchange is the attempt's.
-				call.takeExchange();
 			}
 			int status = response.getStatusCode().value();
 			if (status >= 200 && status < 300) {

@@ -61,6 +61,15 @@ class TransportFailuresTests {
 	}
 
 	@Test
+	void aPoolsLeaseDeadlineIsAPoolTimeout() {
+		// HttpClient 5's pool ends a wait whose deadline passed with its DeadlineTimeoutException, which the
+		// client wraps in RequestFailedException("Request execution failed"): it was taken for an io-error.
+		IOException wrapped = new IOException("Request execution failed",
+				org.apache.hc.core5.util.DeadlineTimeoutException.from(org.apache.hc.core5.util.Deadline.MIN_VALUE));
+		assertThat(classify(wrapped)).isEqualTo(TransportFailure.POOL_TIMEOUT);
+	}
+
+	@Test
 	void configuredTimeoutIsTheOneThatFired() {
 		Duration connect = Duration.ofMillis(300);
 		Duration read = Duration.ofSeconds(2);
