@@ -25,7 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 
-import dev.triage.policy.Credentials;
+import dev.triage.engine.ErrorMessages;
 
 /**
  * What the upstream actually said on the final attempt of a call. Sensitive headers are redacted, the query
@@ -126,9 +126,9 @@ public record OriginalResponse(String client, String methodKey, String httpMetho
 	}
 
 	/**
-	 * Return an upstream's text (an error type, a reason phrase) as a message shows it: what looks like a credential
-	 * redacted, as the call log does, one line, control characters as spaces, at most 100 characters. A body may say
-	 * anything; a message must not forge a log line, nor carry a secret into the logs of whoever logs it.
+	 * Return an upstream's text (an error type, a reason phrase) as a message shows it, sanitized as the call log
+	 * does (credentials redacted, URLs without query values or user info, one line), at most 100 characters. A body
+	 * may say anything; a message must not forge a log line, nor carry a secret into the logs of whoever logs it.
 	 * @param raw the text, {@code null} for none
 	 * @return the text as shown
 	 */
@@ -136,7 +136,10 @@ public record OriginalResponse(String client, String methodKey, String httpMetho
 		if (raw == null) {
 			return null;
 		}
-		String text = Credentials.redact(raw);
+		String text = ErrorMessages.sanitize(raw);
+		if (text == null) {
+			return "";
+		}
 		StringBuilder shown = new StringBuilder(Math.min(text.length(), 101));
 		for (int i = 0; i < text.length() && shown.length() < 100; i++) {
 			char c = text.charAt(i);

@@ -37,7 +37,7 @@ import dev.triage.policy.ErrorTypeExtractor;
  * prefixed keys ({@code sk-…}, {@code ghp_…}, {@code AKIA…}), e-mail addresses, long digit runs and long
  * tokens mixing letters and digits become {@code [redacted]}; at most {@value #MAX_LENGTH} characters are kept.
  */
-final class ErrorMessages {
+public final class ErrorMessages {
 
 	/** The longest message the call log shows. */
 	static final int MAX_LENGTH = 200;
@@ -101,12 +101,12 @@ final class ErrorMessages {
 	}
 
 	/**
-	 * Sanitize a message for the log: one line, no credentials, no query values, at most
-	 * {@value #MAX_LENGTH} characters.
+	 * Sanitize a message for the log (and an upstream's text for an exception's message): one line, no
+	 * credentials, no query values or user info in URLs, at most {@value #MAX_LENGTH} characters.
 	 * @param raw the message, {@code null} for none
 	 * @return the sanitized message, {@code null} when nothing is left
 	 */
-	static String sanitize(String raw) {
+	public static String sanitize(String raw) {
 		if (raw == null) {
 			return null;
 		}

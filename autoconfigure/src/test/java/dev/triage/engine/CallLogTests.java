@@ -142,7 +142,7 @@ class CallLogTests {
 
 		String message = new UpstreamResponseException(response).getMessage();
 
-		assertThat(message).startsWith("orders Orders#get(): HTTP 503 Overloaded  X-Forged: 1 x").doesNotContain("\n")
+		assertThat(message).startsWith("orders Orders#get(): HTTP 503 Overloaded X-Forged: 1 x").doesNotContain("\n")
 			.hasSizeLessThan(300);
 		assertThat(response.reason()).as("the response keeps it whole").isEqualTo(reason);
 	}
@@ -159,6 +159,11 @@ class CallLogTests {
 		assertThat(message).doesNotContain("s3cr3tReason", "abcDEF123456", "ghp_abcdefghijklmnopqrstuvwxyz0123456789")
 			.contains("HTTP 503 token=[redacted] Bearer [redacted]", "(type [redacted])");
 		assertThat(response.toString()).doesNotContain("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
+		OriginalResponse urls = new OriginalResponse("orders", "Orders#get()", "GET", "http://orders/x", 400,
+				"see http://u:abc123secret@h/x?key=k3y", Map.of(), new byte[0], false,
+				"retry https://user:s3cret@upstream.example/retry", Optional.empty(), 1, Duration.ZERO);
+		assertThat(new UpstreamResponseException(urls).getMessage()).as("URLs lose user info and query values")
+			.doesNotContain("abc123secret", "k3y", "s3cret");
 		assertThat(response.errorType()).as("classification reads it whole")
 			.isEqualTo("ghp_abcdefghijklmnopqrstuvwxyz0123456789");
 	}
