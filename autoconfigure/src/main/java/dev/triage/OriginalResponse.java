@@ -140,12 +140,8 @@ public record OriginalResponse(String client, String methodKey, String httpMetho
 		if (text == null) {
 			return "";
 		}
-		StringBuilder shown = new StringBuilder(Math.min(text.length(), 101));
-		for (int i = 0; i < text.length() && shown.length() < 100; i++) {
-			char c = text.charAt(i);
-			shown.append((Character.isISOControl(c) || c == '\u2028' || c == '\u2029') ? ' ' : c);
-		}
-		return (text.length() > 100) ? shown.append('…').toString() : shown.toString();
+		// Already one line, without control characters.
+		return (text.length() > 100) ? text.substring(0, 100) + '…' : text;
 	}
 
 }

@@ -68,6 +68,9 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 	/** The last read timeout reported, reused while the client's read timeout stays the same. */
 	private volatile Duration readTimeout;
 
+	/** The last wait for a pooled connection reported, reused while the client's stays the same. */
+	private volatile Duration poolTimeout;
+
 	/** Whether the chain also holds this handler's {@link #sendingMark() mark}. */
 	private volatile boolean marked;
 
@@ -105,6 +108,8 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 			Timeout read = (config != null) ? config.getResponseTimeout() : null;
 			// The client's own timeouts, for the report of a transport failure when the adapter cannot see them.
 			call.clientTimeouts(null, (read != null && read.isEnabled()) ? readTimeout(read.toMilliseconds()) : null);
+			Timeout lease = ((config != null) ? config : RequestConfig.DEFAULT).getConnectionRequestTimeout();
+			call.clientPoolTimeout((lease != null && lease.isEnabled()) ? poolTimeout(lease.toMilliseconds()) : null);
 			shortenLease(call.abort(), scope.clientContext, config);
 			if (this.marked) {
 				call.abort().armUntilSent(scope.execRuntime, HOLDS_CONNECTION, SHUTDOWN);
@@ -167,6 +172,15 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 		if (socket != null && socket.toMilliseconds() > 0) {
 			call.clientTimeouts(null, readTimeout(socket.toMilliseconds()));
 		}
+	}
+
+	private Duration poolTimeout(long millis) {
+		Duration last = this.poolTimeout;
+		if (last == null || last.toMillis() != millis) {
+			last = Duration.ofMillis(millis);
+			this.poolTimeout = last;
+		}
+		return last;
 	}
 
 	private Duration readTimeout(long millis) {

@@ -83,6 +83,8 @@ public final class Call {
 
 	private Duration clientReadTimeout;
 
+	private Duration clientPoolTimeout;
+
 	private boolean guardBody;
 
 	private boolean exchangeExpected;
@@ -223,12 +225,30 @@ public final class Call {
 	}
 
 	/**
+	 * Remember how long the HTTP client lets the current attempt wait for a pooled connection, as its request
+	 * configuration says (an application's own client may wait less or more than Triage's settings say).
+	 * @param pool the wait, {@code null} when unknown
+	 */
+	public void clientPoolTimeout(Duration pool) {
+		this.clientPoolTimeout = pool;
+	}
+
+	/**
+	 * Return how long the HTTP client let the current attempt wait for a pooled connection.
+	 * @return the wait, {@code null} when unknown
+	 */
+	public Duration clientPoolTimeout() {
+		return this.clientPoolTimeout;
+	}
+
+	/**
 	 * The adapter is about to make the attempt's exchange: the next one the HTTP client starts on this thread is
 	 * the attempt's (set with its bound). Another exchange made while the call is open (a fallback asking another
 	 * service, a client Triage does not manage) is not the attempt's: its bound does not apply to it.
 	 */
 	public void expectExchange() {
 		this.exchangeExpected = true;
+		this.clientPoolTimeout = null;
 	}
 
 	/**

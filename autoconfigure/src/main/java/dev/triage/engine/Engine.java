@@ -177,9 +177,18 @@ public final class Engine {
 			call.attemptNotSent();
 		}
 		Duration timeout = cut ? abort.configured() : shortened ? abort.deadline()
-				: TransportFailures.configuredTimeout(failure, connectTimeout, readTimeout, this.runtime.poolTimeout());
+				: TransportFailures.configuredTimeout(failure, connectTimeout, readTimeout, poolTimeout(call));
 		return transport(attempt, failure, timeout, cut ? cutBy(abort, failure, ex) : ex,
 				reached ? attempt.number : attempt.number - 1, duration, true);
+	}
+
+	/**
+	 * Return how long the attempt could wait for a pooled connection: what the HTTP client's request configuration
+	 * said, else what Triage's settings say.
+	 */
+	private Duration poolTimeout(Call call) {
+		Duration client = call.clientPoolTimeout();
+		return (client != null) ? client : this.runtime.poolTimeout();
 	}
 
 	/**

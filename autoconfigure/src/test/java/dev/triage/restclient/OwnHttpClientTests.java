@@ -21,15 +21,25 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.triage.TransportFailure;
 import dev.triage.TriageHttpServices;
 import dev.triage.UpstreamResponseException;
+import dev.triage.UpstreamTransportException;
 import dev.triage.engine.AttemptAbortInterceptor;
 import dev.triage.support.InventoryClient;
 import dev.triage.support.LoopbackUpstream;
+import dev.triage.support.RawServer;
 import dev.triage.support.TestApplication;
 import dev.triage.support.WithoutProtection;
 import org.apache.hc.client5.http.impl.DefaultHttpRequestRetryStrategy;
+import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.util.Timeout;
 import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.client5.http.classic.HttpClient;
 import org.junit.jupiter.api.BeforeEach;
@@ -114,6 +124,47 @@ class OwnHttpClientTests extends LoopbackUpstream {
 		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
 		assertThat(wireCount()).as("the 503 row: 3 attempts").isEqualTo(3);
 		assertThat(output.getOut()).doesNotContain("Client 'own-bounded'");
+	}
+
+	@Test
+	void aPoolTimeoutReportsTheWaitOfTheApplicationsOwnClient() throws Exception {
+		try (RawServer slow = new RawServer()) {
+			slow.answer((out) -> {
+				Thread.sleep(1500);
+				RawServer.write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 4\r\n\r\nslow");
+			});
+			aPoolTimeoutReportsTheWaitOfTheApplicationsOwnClient(slow);
+		}
+	}
+
+	private void aPoolTimeoutReportsTheWaitOfTheApplicationsOwnClient(RawServer slow) throws Exception {
+		HttpClient http = AttemptAbortInterceptor.addTo(HttpClients.custom().disableAutomaticRetries())
+			.setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create()
+				.setMaxConnTotal(1)
+				.setMaxConnPerRoute(1)
+				.build())
+			.setDefaultRequestConfig(
+					RequestConfig.custom().setConnectionRequestTimeout(Timeout.ofMilliseconds(250)).build())
+			.build();
+		InventoryClient inventory = this.triage.createClient("own-pool", InventoryClient.class,
+				RestClient.builder().baseUrl(slow.url()).requestFactory(new HttpComponentsClientHttpRequestFactory(http)).build());
+		CompletableFuture<String> holder = CompletableFuture.supplyAsync(() -> inventory.item("held"));
+		long waitUntil = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (slow.requests() == 0 && System.nanoTime() < waitUntil) {
+			Thread.sleep(5);
+		}
+		assertThat(slow.requests()).as("the first call holds the only connection").isEqualTo(1);
+
+		Throwable thrown = catchThrowable(() -> inventory.item("starved"));
+
+		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+		UpstreamTransportException failure = (UpstreamTransportException) thrown;
+		assertThat(failure.failure()).isEqualTo(TransportFailure.POOL_TIMEOUT);
+		assertThat(failure.configuredTimeout()).as("the client's own wait, not Triage's settings")
+			.isEqualTo(Duration.ofMillis(250));
+		assertThat(failure.attempts()).as("nothing reached the wire").isZero();
+		assertThat(holder.get(10, TimeUnit.SECONDS)).isEqualTo("slow");
+		assertThat(slow.requests()).isEqualTo(1);
 	}
 
 }
