@@ -35,7 +35,7 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * A value under {@code triage.} that cannot be converted to its type (a URL where a duration belongs) fails
- * startup with a message that names the property and the type wanted, and shows the value without user info,
+ * startup with a message in the words of Triage's own validation (property, value, origin, what is allowed), and shows the value without user info,
  * query or fragment: Spring's own report would print it whole, secrets included, and its reason repeats it.
  */
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -50,26 +50,31 @@ class PropertyBindingFailureAnalyzer extends AbstractFailureAnalyzer<BindExcepti
 		}
 		ConfigurationProperty property = cause.getProperty();
 		String type = cause.getTarget().getType().toString();
-		StringBuilder description = new StringBuilder("Triage could not bind a property.\n\n    Property: ")
+		boolean table = name.contains(".policies") || name.contains("error-types");
+		StringBuilder description = new StringBuilder(
+				table ? "Triage's policy table is invalid." : "A Triage setting is invalid.")
+			.append("\n\n    Property: ")
 			.append(name);
 		if (property != null) {
 			description.append("\n    Value: ").append(ShownValues.of(property.getValue()));
 			description.append("\n    Origin: ").append(property.getOrigin());
 		}
 		String allowed = allowed(cause.getTarget().getType().resolve(), type);
-		description.append("\n    Reason: the value is not ").append(allowed);
+		description.append("\n    Allowed: ").append(allowed);
 		return new FailureAnalysis(description.toString(),
 				"Update '" + name + "' in your application's configuration to " + allowed + ".", cause);
 	}
 
 	/**
 	 * The property's name as the other reports name it: an error type as written (types are case-sensitive), in
-	 * brackets, where Spring's own name would lower-case it and so point at another rule.
+	 * brackets when it is not a plain lower-case name, where Spring's own name would lower-case it and so point at
+	 * another rule.
 	 */
 	static String shown(ConfigurationPropertyName name) {
 		StringBuilder shown = new StringBuilder();
 		for (int i = 0; i < name.getNumberOfElements(); i++) {
-			boolean errorType = i > 0 && "error-types".equals(name.getElement(i - 1, Form.DASHED));
+			boolean errorType = i > 0 && "error-types".equals(name.getElement(i - 1, Form.DASHED))
+					&& !name.getElement(i, Form.ORIGINAL).matches("[a-z0-9-]+");
 			if (errorType || name.isNumericIndex(i)) {
 				shown.append('[').append(name.getElement(i, Form.ORIGINAL)).append(']');
 			}

@@ -175,9 +175,11 @@ final class SettingsReload {
 	}
 
 	/**
-	 * Bind {@code triage.*} as the startup does: unknown keys refused, durations and sizes converted.
+	 * Bind {@code triage.*} as the startup does: unknown keys and keys that lose characters refused, durations and
+	 * sizes converted.
 	 */
 	static TriageProperties bind(Environment environment) {
+		WrittenKeys.rejectLostCharacters(environment);
 		BindHandler handler = new NoUnboundElementsBindHandler(new IgnoreTopLevelConverterNotFoundBindHandler(),
 				new UnboundElementsSourceFilter());
 		return Binder.get(environment).bindOrCreate("triage", Bindable.of(TriageProperties.class), handler);

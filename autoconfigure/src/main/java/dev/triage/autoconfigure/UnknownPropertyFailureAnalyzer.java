@@ -28,11 +28,13 @@ import org.springframework.beans.BeanUtils;
 import org.springframework.boot.context.properties.bind.UnboundConfigurationPropertiesException;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.core.Ordered;
 import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.Order;
+import org.springframework.core.env.EnumerablePropertySource;
 
 /**
  * A key under {@code triage.} that Triage does not know (a typo such as {@code max-attempt}) fails startup
@@ -52,7 +54,8 @@ class UnknownPropertyFailureAnalyzer extends AbstractFailureAnalyzer<UnboundConf
 			if (!name.toString().startsWith("triage.")) {
 				return null;
 			}
-			Suggestion suggestion = suggest(name);
+			List<String> written = writtenSegments(property);
+			Suggestion suggestion = (written != null) ? suggestWritten(written) : suggest(name);
 			if (bracketed == null && suggestion.bracketedKey() != null) {
 				bracketed = suggestion;
 			}
@@ -94,6 +97,34 @@ class UnknownPropertyFailureAnalyzer extends AbstractFailureAnalyzer<UnboundConf
 		for (int i = 0; i < name.getNumberOfElements(); i++) {
 			segments.add(name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL));
 		}
+		return suggestWritten(segments);
+	}
+
+	/**
+	 * Return the key as written in its property source, split at its dots, when Spring Boot's name for it lost
+	 * characters (a map key such as an RFC 9457 type URI, {@code https://example.com/probs/out-of-credit}, written
+	 * without brackets: its {@code :} and {@code /} are dropped), so that the suggestion keeps them.
+	 * @return the segments as written, {@code null} when the name kept them all or the source is not known
+	 */
+	static List<String> writtenSegments(ConfigurationProperty property) {
+		ConfigurationPropertySource source = property.getSource();
+		Object underlying = (source != null) ? source.getUnderlyingSource() : null;
+		if (!(underlying instanceof EnumerablePropertySource<?> properties)) {
+			return null;
+		}
+		for (String written : properties.getPropertyNames()) {
+			if (WrittenKeys.losesCharacters(written)
+					&& ConfigurationPropertyName.adapt(written, '.').equals(property.getName())) {
+				return WrittenKeys.segments(written);
+			}
+		}
+		return null;
+	}
+
+	/**
+	 * Walk a name as written, split at its dots, as {@link #suggest(ConfigurationPropertyName)} does.
+	 */
+	static Suggestion suggestWritten(List<String> segments) {
 		StringBuilder suggestion = new StringBuilder("triage");
 		String bracketedKey = null;
 		ResolvableType type = ResolvableType.forClass(TriageProperties.class);

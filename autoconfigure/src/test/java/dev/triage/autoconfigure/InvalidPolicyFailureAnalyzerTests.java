@@ -58,6 +58,8 @@ class InvalidPolicyFailureAnalyzerTests {
 			"triage.error-types.Overloaded.breaker|maybe|Property: triage.error-types[Overloaded].breaker|one of failure",
 			"triage.clients.inventory.error-types.Overloaded.alert|often|Property: triage.clients.inventory.error-types[Overloaded].alert|true or false",
 			"triage.error-types.Overloaded.max-attempts|0|Property: triage.error-types[Overloaded].max-attempts|at least 1",
+			"triage.error-types.boom.breaker|maybe|Property: triage.error-types.boom.breaker|Allowed: one of failure",
+			"triage.retry-budget.enabled|often|Property: triage.retry-budget.enabled|Allowed: true or false",
 			"triage.call-log-window|-1s|triage.call-log-window|a duration of 0 (every call logged) or more" })
 	void startupFailsWithAReadableMessage(String property, String value, String named, String allowed,
 			CapturedOutput output) {

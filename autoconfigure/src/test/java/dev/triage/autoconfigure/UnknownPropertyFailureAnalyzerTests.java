@@ -73,4 +73,33 @@ class UnknownPropertyFailureAnalyzerTests {
 			.doesNotContain("Did you mean: triage.policies.5xx.backof.");
 	}
 
+	@Test
+	void aTypeUriWrittenWithoutBracketsIsSuggestedWithItsColonsAndSlashes(CapturedOutput output) {
+		Throwable thrown = catchThrowable(() -> start("uri-key.yml"));
+
+		assertThat(thrown).isNotNull();
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("triage.error-types.[https://example.com/probs/out-of-credit].max-attempts")
+			.doesNotContain("Did you mean: triage.error-types.[httpsexample");
+	}
+
+	@Test
+	void aKeyThatWouldLoseCharactersWithoutBracketsFailsStartupInsteadOfNeverMatching(CapturedOutput output) {
+		Throwable thrown = catchThrowable(() -> start("urn-key.yml"));
+
+		assertThat(thrown).isNotNull();
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Property: triage.error-types.urn:acme:quota.max-attempts")
+			.contains("triage.error-types.[urn:acme:quota].max-attempts")
+			.contains("reads triage.error-types.urnacmequota.max-attempts");
+	}
+
+	private static void start(String config) {
+		SpringApplication application = new SpringApplication(TestApplication.class);
+		application.setWebApplicationType(WebApplicationType.NONE);
+		application.run("--spring.config.location=classpath:config-errors/" + config,
+				"--test.upstream.inventory=http://127.0.0.1:9", "--test.upstream.billing=http://127.0.0.1:9")
+			.close();
+	}
+
 }
