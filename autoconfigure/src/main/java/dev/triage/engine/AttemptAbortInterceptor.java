@@ -175,21 +175,20 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 	}
 
 	private Duration poolTimeout(long millis) {
-		Duration last = this.poolTimeout;
-		if (last == null || last.toMillis() != millis) {
-			last = Duration.ofMillis(millis);
-			this.poolTimeout = last;
-		}
-		return last;
+		Duration pool = reused(this.poolTimeout, millis);
+		this.poolTimeout = pool;
+		return pool;
 	}
 
 	private Duration readTimeout(long millis) {
-		Duration last = this.readTimeout;
-		if (last == null || last.toMillis() != millis) {
-			last = Duration.ofMillis(millis);
-			this.readTimeout = last;
-		}
-		return last;
+		Duration read = reused(this.readTimeout, millis);
+		this.readTimeout = read;
+		return read;
+	}
+
+	/** The last duration reported while the client's setting stays the same: none allocated per attempt. */
+	private static Duration reused(Duration last, long millis) {
+		return (last != null && last.toMillis() == millis) ? last : Duration.ofMillis(millis);
 	}
 
 	/**
