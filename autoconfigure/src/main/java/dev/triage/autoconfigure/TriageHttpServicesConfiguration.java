@@ -79,6 +79,28 @@ class TriageHttpServicesConfiguration {
 		}
 
 		/**
+		 * Checks the request factory of each managed group once the application's own configurers ran.
+		 */
+		@Bean
+		static FactoryBean<Object> triageHttpServiceGroupsLast(ObjectProvider<TriageHttpServices> services,
+				ConfigurableListableBeanFactory beanFactory) {
+			return new FactoryBean<>() {
+
+				@Override
+				public Object getObject() {
+					return HttpServiceGroups.lastConfigurer((ManagedHttpServices) services.getObject(),
+							beanFactory.getBeanClassLoader());
+				}
+
+				@Override
+				public Class<?> getObjectType() {
+					return ClassUtils.resolveClassName(HttpServiceGroups.CONFIGURER, beanFactory.getBeanClassLoader());
+				}
+
+			};
+		}
+
+		/**
 		 * {@code WebClient} groups are not managed: noted, so that the endpoint lists them as such.
 		 */
 		@Configuration(proxyBeanMethods = false)

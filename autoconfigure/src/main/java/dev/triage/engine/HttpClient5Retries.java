@@ -100,6 +100,16 @@ public final class HttpClient5Retries {
 		}
 	}
 
+	/**
+	 * Return whether a client was warned about its HttpClient 5 (its retry strategy, its attempt bound).
+	 * @param client the client's name
+	 * @return whether it was
+	 */
+	public static boolean warnedAbout(String client) {
+		String prefix = client + ':';
+		return warned.stream().anyMatch((entry) -> entry.startsWith(prefix));
+	}
+
 	private static void warnOnce(String client, String message) {
 		if (warned.add(client + ':' + message)) {
 			logger.warn(message);

@@ -67,6 +67,9 @@ final class HiddenRetries {
 	/** The clients said to be on a JDK client, once each. */
 	private static final Set<String> onJdkClients = ConcurrentHashMap.newKeySet();
 
+	/** The clients whose attempts were seen to go out without Triage's attempt bound. */
+	private static final Set<String> sentUnbound = ConcurrentHashMap.newKeySet();
+
 	private HiddenRetries() {
 	}
 
@@ -109,6 +112,23 @@ final class HiddenRetries {
 		}
 		else {
 			HttpClient5.check(client, factory);
+		}
+	}
+
+	/**
+	 * An attempt of a client went out on a request factory whose HTTP client has no Triage handler: unless the
+	 * client's factory was already said to be such (a JDK client, an HttpClient 5 without the attempt bound), it is
+	 * one Triage could not check: of a kind it does not know, set on the builder after {@code forClient} was applied,
+	 * or by a group configurer that runs after Triage's. Said once per client at WARN.
+	 * @param client the client's name
+	 */
+	static void sentUnbound(String client) {
+		if (sentUnbound.add(client) && !onJdkClients.contains(client) && !HttpClient5Retries.warnedAbout(client)) {
+			logger.warn("Client '" + client + "': an attempt of its RestClient went out on a request factory Triage did "
+					+ "not check, without Triage's attempt bound (a factory of a kind Triage does not know, one set on "
+					+ "the builder after forClient(..) was applied, or one a group configurer set after Triage's): an "
+					+ "HTTP client with retries of its own would send more requests than the table says. Set the "
+					+ "request factory before applying forClient(..), and " + FIX);
 		}
 	}
 

@@ -29,6 +29,7 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.framework.ProxyFactory;
+import org.springframework.core.Ordered;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.web.client.RestClient;
@@ -94,6 +95,38 @@ public final class HttpServiceGroups {
 				yield null;
 			}
 			case "getOrder" -> ORDER;
+			default -> objectMethod(proxy, method, args);
+		};
+		return Proxy.newProxyInstance(classLoader, new Class<?>[] { type }, handler);
+	}
+
+	/**
+	 * Return the configurer that runs after the application's own (Framework 7's default order, the lowest, and
+	 * declared after them): a request factory one of them set on a managed group (an Apache HttpClient 5 that retries
+	 * on its own, a JDK client) is checked as {@link ManagedHttpServices#forClient} checks the one it finds.
+	 * @param services the HTTP service client adapter
+	 * @param classLoader the application's class loader
+	 * @return the configurer, an instance of Framework 7's {@code RestClientHttpServiceGroupConfigurer}
+	 */
+	public static Object lastConfigurer(ManagedHttpServices services, ClassLoader classLoader) {
+		Class<?> type = ClassUtils.resolveClassName(CONFIGURER, classLoader);
+		Class<?> groupCallback = ClassUtils.resolveClassName(GROUP_CALLBACK, classLoader);
+		InvocationHandler handler = (proxy, method, args) -> switch (method.getName()) {
+			case "configureGroups" -> {
+				Object callback = Proxy.newProxyInstance(classLoader, new Class<?>[] { groupCallback }, (p, m, a) -> {
+					if (!"withGroup".equals(m.getName())) {
+						return objectMethod(p, m, a);
+					}
+					String name = (String) invoke(a[0], "name");
+					if (services.manages(name)) {
+						HiddenRetries.remove(name, (RestClient.Builder) a[1]);
+					}
+					return null;
+				});
+				invoke(args[0], "forEachGroup", callback);
+				yield null;
+			}
+			case "getOrder" -> Ordered.LOWEST_PRECEDENCE;
 			default -> objectMethod(proxy, method, args);
 		};
 		return Proxy.newProxyInstance(classLoader, new Class<?>[] { type }, handler);

@@ -149,18 +149,16 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 			HttpRequest sent = attempt.url().equals(url) ? request : onChannel(request, attempt.url());
 			call.clientTimeouts(null, null);
 			engine.bound(call, -1, -1, true);
-			ClientHttpResponse response;
-			IOException failed;
+			ClientHttpResponse response = null;
+			IOException failed = null;
+			boolean notTaken = false;
 			try {
 				response = execution.execute(sent, body);
-				failed = null;
 			}
 			catch (IOException ex) {
-				response = null;
 				failed = ex;
 			}
 			catch (RuntimeException ex) {
-				response = null;
 				failed = Engine.cutShort(call, ex);
 				if (failed == null) {
 					engine.interrupted(attempt);
@@ -173,7 +171,10 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 			}
 			finally {
 				// Not taken by an HTTP client that has no Triage handler: no later exchange is the attempt's.
-				call.takeExchange();
+				notTaken = call.takeExchange();
+			}
+			if (notTaken && (response != null || failed != null)) {
+				HiddenRetries.sentUnbound(this.client.name());
 			}
 			if (failed != null) {
 				engine.failed(attempt, failed, call.clientConnectTimeout(), call.clientReadTimeout());

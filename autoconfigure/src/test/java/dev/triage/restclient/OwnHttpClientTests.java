@@ -167,4 +167,30 @@ class OwnHttpClientTests extends LoopbackUpstream {
 		assertThat(slow.requests()).isEqualTo(1);
 	}
 
+	@Test
+	void aRequestFactorySetAfterForClientIsSaidOnceAtWarn(CapturedOutput output) {
+		RestClient late = RestClient.builder()
+			.baseUrl(upstream.baseUrl())
+			.apply(this.triage.forClient("late-factory"))
+			.requestFactory(new HttpComponentsClientHttpRequestFactory(HttpClients.custom().disableAutomaticRetries().build()))
+			.build();
+		RestClient checked = RestClient.builder()
+			.baseUrl(upstream.baseUrl())
+			.apply(this.triage.forClient("checked-factory"))
+			.build();
+
+		for (int i = 0; i < 2; i++) {
+			assertThat(catchThrowable(() -> late.get().uri("/items/1").retrieve().body(String.class)))
+				.isInstanceOf(UpstreamResponseException.class);
+		}
+		assertThat(catchThrowable(() -> checked.get().uri("/items/1").retrieve().body(String.class)))
+			.isInstanceOf(UpstreamResponseException.class);
+
+		assertThat(wireCount()).as("the 503 row: 3 attempts a call").isEqualTo(9);
+		String warning = "Client 'late-factory': an attempt of its RestClient went out on a request factory Triage did "
+				+ "not check";
+		assertThat(output.getOut().split(warning, -1)).as("warned once").hasSize(2);
+		assertThat(output.getOut()).doesNotContain("Client 'checked-factory'");
+	}
+
 }

@@ -110,6 +110,15 @@ class HttpServiceGroupTests {
 	}
 
 	@Test
+	void aRetryingHttpClientThatTheApplicationsGroupConfigurerSetsFailsStartup() {
+		Throwable thrown = catchThrowable(() -> run(GroupApplication.class, RetryingFactoryConfiguration.class).close());
+
+		assertThat(thrown).isNotNull();
+		assertThat(rootCause(thrown).getMessage()).contains("Client 'catalog'").contains("retries on its own");
+		assertThat(wireCount()).isZero();
+	}
+
+	@Test
 	void springCloudsHttpServiceCircuitBreakerOnAManagedGroupFailsStartupNamingTheProperty() {
 		Throwable thrown = catchThrowable(() -> run(GroupApplication.class, CircuitBreakerFactoryConfiguration.class).close());
 
@@ -327,6 +336,17 @@ class HttpServiceGroupTests {
 				}
 
 			};
+		}
+
+	}
+
+	static class RetryingFactoryConfiguration {
+
+		@Bean
+		org.springframework.web.client.support.RestClientHttpServiceGroupConfigurer retryingFactory() {
+			// Framework 7's default order, the lowest: runs after Triage's configurer that puts the group under its table
+			return (groups) -> groups.forEachClient((group, builder) -> builder
+				.requestFactory(new org.springframework.http.client.HttpComponentsClientHttpRequestFactory()));
 		}
 
 	}
