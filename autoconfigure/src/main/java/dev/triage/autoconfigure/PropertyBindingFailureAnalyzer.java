@@ -113,6 +113,11 @@ class PropertyBindingFailureAnalyzer extends AbstractFailureAnalyzer<BindExcepti
 		if (type == DataSize.class) {
 			return "a size (e.g. 64KB, 1MB)";
 		}
+		if (type.getEnclosingClass() == TriageProperties.class) {
+			// A value where settings belong: in application.properties, a ':' or '=' in a map key ends the key.
+			return "settings under this key, not a value (in application.properties a ':' or '=' ends a key unless "
+					+ "escaped: an error type such as urn:acme:quota is written triage.error-types[urn\\:acme\\:quota])";
+		}
 		return "a valid " + type.getSimpleName();
 	}
 

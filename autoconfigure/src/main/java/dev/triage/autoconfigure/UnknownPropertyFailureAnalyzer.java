@@ -71,7 +71,7 @@ class UnknownPropertyFailureAnalyzer extends AbstractFailureAnalyzer<UnboundConf
 		String action = "Correct the property names (the closest valid names are shown above); every Triage setting "
 				+ "is listed in docs/configuration.md.";
 		if (bracketed != null) {
-			action += " Put a map key that contains dots in brackets: " + bracketed.name()
+			action += " Put a map key that contains dots in brackets: " + WrittenKeys.forProperties(bracketed.name())
 					+ " in application.properties, a quoted key \"[" + bracketed.bracketedKey() + "]\": in YAML.";
 		}
 		return new FailureAnalysis("Triage does not know these properties:\n\n" + String.join("\n\n", lines), action,

@@ -56,9 +56,9 @@ final class WrittenKeys {
 					String meant = UnknownPropertyFailureAnalyzer.suggestWritten(segments(written)).name();
 					throw new InvalidPolicyException(written, enumerable.getProperty(written),
 							"a key Spring Boot can read as written: " + meant + " (in YAML, the map key quoted in "
-									+ "brackets, \"[...]\":); without brackets Spring Boot drops the characters a "
-									+ "property name cannot hold and reads "
-									+ ConfigurationPropertyName.adapt(written, '.'));
+									+ "brackets, \"[...]\":; in application.properties " + forProperties(meant)
+									+ "); without brackets Spring Boot drops the characters a property name cannot "
+									+ "hold and reads " + ConfigurationPropertyName.adapt(written, '.'));
 				}
 			}
 		}
@@ -79,6 +79,16 @@ final class WrittenKeys {
 			read.append((i > 0) ? "." : "").append(name.getElement(i, ConfigurationPropertyName.Form.ORIGINAL));
 		}
 		return !read.toString().equals(written);
+	}
+
+	/**
+	 * Return a key as an {@code application.properties} file must spell it: a {@code :}, {@code =} or space in it
+	 * would end the key there unless escaped with a backslash.
+	 * @param name the key
+	 * @return the key, escaped
+	 */
+	static String forProperties(String name) {
+		return name.replace(":", "\\:").replace("=", "\\=").replace(" ", "\\ ");
 	}
 
 	/**

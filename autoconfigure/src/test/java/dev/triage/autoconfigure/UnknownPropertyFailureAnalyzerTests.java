@@ -91,7 +91,20 @@ class UnknownPropertyFailureAnalyzerTests {
 		assertThat(output).contains("APPLICATION FAILED TO START")
 			.contains("Property: triage.error-types.urn:acme:quota.max-attempts")
 			.contains("triage.error-types.[urn:acme:quota].max-attempts")
-			.contains("reads triage.error-types.urnacmequota.max-attempts");
+			.contains("reads triage.error-types.urnacmequota.max-attempts")
+			.as("in application.properties a colon ends the key unless escaped")
+			.contains("in application.properties triage.error-types.[urn\\:acme\\:quota].max-attempts");
+	}
+
+	@Test
+	void aKeyCutShortByAnUnescapedColonInAPropertiesFileSaysHowToEscapeIt(CapturedOutput output) {
+		Throwable thrown = catchThrowable(() -> start("urn-key.properties"));
+
+		assertThat(thrown).isNotNull();
+		assertThat(output).contains("APPLICATION FAILED TO START")
+			.contains("Property: triage.error-types.urn")
+			.contains("settings under this key, not a value")
+			.contains("triage.error-types[urn\\:acme\\:quota]");
 	}
 
 	private static void start(String config) {
