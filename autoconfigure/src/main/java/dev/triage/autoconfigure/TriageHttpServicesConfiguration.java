@@ -15,6 +15,8 @@
  */
 package dev.triage.autoconfigure;
 
+import java.util.function.Supplier;
+
 import dev.triage.TriageHttpServices;
 import dev.triage.engine.ManagedClients;
 import dev.triage.fallback.FallbackResolver;
@@ -60,22 +62,11 @@ class TriageHttpServicesConfiguration {
 		@Bean
 		static FactoryBean<Object> triageHttpServiceGroups(ObjectProvider<TriageHttpServices> services,
 				ConfigurableListableBeanFactory beanFactory, Environment environment) {
-			return new FactoryBean<>() {
-
-				@Override
-				public Object getObject() {
-					HttpServiceGroups groups = new HttpServiceGroups((ManagedHttpServices) services.getObject(),
-							(group) -> environment.getProperty("spring.http.serviceclient." + group + ".base-url"),
-							new HttpServiceGroupChecks(beanFactory, environment));
-					return groups.configurer(beanFactory.getBeanClassLoader());
-				}
-
-				@Override
-				public Class<?> getObjectType() {
-					return ClassUtils.resolveClassName(HttpServiceGroups.CONFIGURER, beanFactory.getBeanClassLoader());
-				}
-
-			};
+			return configurer(HttpServiceGroups.CONFIGURER, beanFactory, () -> new HttpServiceGroups(
+					(ManagedHttpServices) services.getObject(),
+					(group) -> environment.getProperty("spring.http.serviceclient." + group + ".base-url"),
+					new HttpServiceGroupChecks(beanFactory, environment))
+				.configurer(beanFactory.getBeanClassLoader()));
 		}
 
 		/**
@@ -84,20 +75,8 @@ class TriageHttpServicesConfiguration {
 		@Bean
 		static FactoryBean<Object> triageHttpServiceGroupsLast(ObjectProvider<TriageHttpServices> services,
 				ConfigurableListableBeanFactory beanFactory) {
-			return new FactoryBean<>() {
-
-				@Override
-				public Object getObject() {
-					return HttpServiceGroups.lastConfigurer((ManagedHttpServices) services.getObject(),
-							beanFactory.getBeanClassLoader());
-				}
-
-				@Override
-				public Class<?> getObjectType() {
-					return ClassUtils.resolveClassName(HttpServiceGroups.CONFIGURER, beanFactory.getBeanClassLoader());
-				}
-
-			};
+			return configurer(HttpServiceGroups.CONFIGURER, beanFactory, () -> HttpServiceGroups
+				.lastConfigurer((ManagedHttpServices) services.getObject(), beanFactory.getBeanClassLoader()));
 		}
 
 		/**
@@ -110,23 +89,30 @@ class TriageHttpServicesConfiguration {
 			@Bean
 			static FactoryBean<Object> triageWebClientHttpServiceGroups(ObjectProvider<TriageHttpServices> services,
 					ConfigurableListableBeanFactory beanFactory) {
-				return new FactoryBean<>() {
-
-					@Override
-					public Object getObject() {
-						return HttpServiceGroups.webClientConfigurer((ManagedHttpServices) services.getObject(),
-								beanFactory.getBeanClassLoader());
-					}
-
-					@Override
-					public Class<?> getObjectType() {
-						return ClassUtils.resolveClassName(HttpServiceGroups.WEB_CLIENT_CONFIGURER,
-								beanFactory.getBeanClassLoader());
-					}
-
-				};
+				return configurer(HttpServiceGroups.WEB_CLIENT_CONFIGURER, beanFactory, () -> HttpServiceGroups
+					.webClientConfigurer((ManagedHttpServices) services.getObject(), beanFactory.getBeanClassLoader()));
 			}
 
+		}
+
+		/**
+		 * A configurer of a Framework 7 type reached by name (the jar serves Framework 6.2 too), made when asked for.
+		 */
+		private static FactoryBean<Object> configurer(String type, ConfigurableListableBeanFactory beanFactory,
+				Supplier<Object> configurer) {
+			return new FactoryBean<>() {
+
+				@Override
+				public Object getObject() {
+					return configurer.get();
+				}
+
+				@Override
+				public Class<?> getObjectType() {
+					return ClassUtils.resolveClassName(type, beanFactory.getBeanClassLoader());
+				}
+
+			};
 		}
 
 	}
