@@ -22,6 +22,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -57,6 +58,9 @@ public final class ChaosUpstream extends LoopbackServer {
 
 	private final Map<String, long[]> quota = new ConcurrentHashMap<>();
 
+	/** The quotas used up by {@link #exhaustQuota}: the next request of each is answered 429. */
+	private final Set<String> exhausted = ConcurrentHashMap.newKeySet();
+
 	private volatile boolean sick;
 
 	private volatile boolean down;
@@ -89,11 +93,13 @@ public final class ChaosUpstream extends LoopbackServer {
 	}
 
 	/**
-	 * Use up this second's quota of {@code /quota/{key}}.
-	 * @param key the key
+	 * Use up the quota of {@code /quota/{key}}: its next request is answered 429, whichever second it comes in (a
+	 * quota used up for this second only would be fresh again for a request that a loaded machine sends a moment
+	 * later, in the next second).
+	 * @param key the quota's key
 	 */
 	public void exhaustQuota(String key) {
-		this.quota.put(key, new long[] { System.currentTimeMillis() / 1000, this.quotaPerSecond });
+		this.exhausted.add(key);
 	}
 
 	/**
@@ -180,7 +186,7 @@ public final class ChaosUpstream extends LoopbackServer {
 		long second = System.currentTimeMillis() / 1000;
 		long[] window = this.quota.compute(key,
 				(k, w) -> (w == null || w[0] != second) ? new long[] { second, 1 } : new long[] { second, w[1] + 1 });
-		if (window[1] > this.quotaPerSecond) {
+		if (this.exhausted.remove(key) || window[1] > this.quotaPerSecond) {
 			send(exchange, 429, error("rate_limit_error", "slow down"), "1");
 		}
 		else {
