@@ -162,9 +162,14 @@ final class StreamWatch extends InputStream {
 				}
 			}
 			if (start == 0 && this.pendingLength > this.cap) {
-				// An event longer than the cap is handed over unchecked rather than held in memory.
+				// An event longer than the cap is not held in memory: it is checked by its head (an SSE event named
+				// error, JSON data whose first member of that name is an object), an error event ends the stream
+				// there, and any other is handed over unchecked.
+				byte[] head = Arrays.copyOf(this.pending, this.pendingLength);
 				start = this.pendingLength;
-				out = concat(out, Arrays.copyOf(this.pending, this.pendingLength));
+				if (check(head)) {
+					out = concat(out, head);
+				}
 			}
 			System.arraycopy(this.pending, start, this.pending, 0, this.pendingLength - start);
 			this.pendingLength -= start;
@@ -178,6 +183,11 @@ final class StreamWatch extends InputStream {
 	 * end an NDJSON one.
 	 */
 	private int boundary(int i) {
+		if (this.sse && this.pending[i] == '\r') {
+			// A lone CR ends a line too: two of them end an event (a CR before a LF is half of a CRLF).
+			return (i >= 1 && this.pending[i - 1] == '\r' && (i + 1 >= this.pendingLength || this.pending[i + 1] != '\n'))
+					? i + 1 : 0;
+		}
 		if (this.pending[i] != '\n') {
 			return 0;
 		}
@@ -202,7 +212,7 @@ final class StreamWatch extends InputStream {
 		String name = null;
 		StringBuilder data = new StringBuilder();
 		if (this.sse) {
-			for (String line : text.split("\r?\n")) {
+			for (String line : text.split("\r\n|\r|\n")) {
 				if (line.startsWith("event:")) {
 					name = line.substring(6).trim();
 				}
@@ -243,7 +253,15 @@ final class StreamWatch extends InputStream {
 				String field = parser.currentName();
 				JsonToken value = parser.nextToken();
 				if ("error".equals(field) && value == JsonToken.START_OBJECT) {
-					return new ErrorMember(typeOf(parser));
+					String[] types = new String[2];
+					try {
+						typeOf(parser, types);
+					}
+					catch (IOException | RuntimeException cut) {
+						// The data ends inside the error object (an event longer than the cap, checked by its
+						// head): an error all the same, its type if it came before the end.
+					}
+					return new ErrorMember((types[0] != null) ? types[0] : types[1]);
 				}
 				parser.skipChildren();
 			}
@@ -254,23 +272,24 @@ final class StreamWatch extends InputStream {
 		}
 	}
 
-	private static String typeOf(JsonParser parser) throws IOException {
-		String type = null;
-		String code = null;
+	/**
+	 * Read the error object's {@code type} into {@code types[0]} and {@code code} into {@code types[1]}, as far as
+	 * the data goes.
+	 */
+	private static void typeOf(JsonParser parser, String[] types) throws IOException {
 		while (parser.nextToken() == JsonToken.FIELD_NAME) {
 			String field = parser.currentName();
 			JsonToken value = parser.nextToken();
 			if (value == JsonToken.VALUE_STRING && "type".equals(field)) {
-				type = parser.getText();
+				types[0] = parser.getText();
 			}
 			else if (value == JsonToken.VALUE_STRING && "code".equals(field)) {
-				code = parser.getText();
+				types[1] = parser.getText();
 			}
 			else {
 				parser.skipChildren();
 			}
 		}
-		return (type != null) ? type : code;
 	}
 
 	private record ErrorMember(String type) {

@@ -101,6 +101,52 @@ class StreamErrorTests extends LoopbackUpstream {
 		assertThat(wireCount()).isEqualTo(1);
 	}
 
+	@Test
+	void anErrorEventLongerThanTheBodyCapIsAnErrorAllTheSame() {
+		String message = "x".repeat(100_000);
+		upstream.stubFor(get(urlPathEqualTo("/items/stream")).willReturn(aResponse().withStatus(200)
+			.withHeader("Content-Type", "text/event-stream")
+			.withBody("event: message_start\ndata: {\"type\":\"message_start\"}\n\n"
+					+ "event: error\ndata: {\"error\":{\"type\":\"overloaded_error\",\"message\":\"" + message
+					+ "\"}}\n\n")));
+		upstream.stubFor(get(urlPathEqualTo("/invoices")).willReturn(aResponse().withStatus(200)
+			.withHeader("Content-Type", "application/x-ndjson")
+			.withBody("{\"error\":{\"code\":\"overloaded_error\",\"message\":\"" + message + "\"}}\n")));
+
+		Throwable sse = catchThrowable(() -> this.inventory.item("stream"));
+		Throwable ndjson = catchThrowable(() -> this.billing.invoices());
+
+		for (Throwable thrown : new Throwable[] { sse, ndjson }) {
+			assertThat(thrown).as("an error event of 100 KB, over the 64 KB cap").isInstanceOf(UpstreamResponseException.class);
+			assertThat(((UpstreamResponseException) thrown).response().errorType()).isEqualTo("overloaded_error");
+		}
+		assertThat(wireCount()).isEqualTo(2);
+	}
+
+	@Test
+	void anOrdinaryEventLongerThanTheBodyCapIsHandedOverWhole() {
+		String events = "event: message_start\ndata: {\"type\":\"message_start\",\"text\":\"" + "y".repeat(100_000)
+				+ "\"}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n";
+		upstream.stubFor(get(urlPathEqualTo("/items/stream")).willReturn(aResponse().withStatus(200)
+			.withHeader("Content-Type", "text/event-stream")
+			.withBody(events)));
+
+		assertThat(this.inventory.item("stream")).isEqualTo(events);
+	}
+
+	@Test
+	void anSseStreamWhoseLinesEndInALoneCarriageReturnIsWatchedToo() {
+		upstream.stubFor(get(urlPathEqualTo("/items/stream")).willReturn(aResponse().withStatus(200)
+			.withHeader("Content-Type", "text/event-stream")
+			.withBody("event: message_start\rdata: {\"type\":\"message_start\"}\r\r"
+					+ "event: error\rdata: {\"error\":{\"type\":\"overloaded_error\"}}\r\r")));
+
+		Throwable thrown = catchThrowable(() -> this.inventory.item("stream"));
+
+		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
+		assertThat(((UpstreamResponseException) thrown).response().errorType()).isEqualTo("overloaded_error");
+	}
+
 	private long failed(String client) {
 		return this.breakers.circuitBreaker(client).getMetrics().getNumberOfFailedCalls();
 	}
