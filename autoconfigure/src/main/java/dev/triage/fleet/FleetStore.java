@@ -31,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
+import dev.triage.engine.ErrorMessages;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -70,6 +71,9 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 	private final AtomicLong errors = new AtomicLong();
 
 	private final AtomicInteger lateInARow = new AtomicInteger();
+
+	/** Whether this outage's WARN said what Redis answered (not only that its answers came late). */
+	private final AtomicBoolean causeSaid = new AtomicBoolean();
 
 	private final AtomicLong commandsSent = new AtomicLong();
 
@@ -147,7 +151,10 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 					result.complete(command.apply(this.redis));
 				}
 				catch (Throwable ex) {
-					result.completeExceptionally(ex);
+					if (!result.completeExceptionally(ex)) {
+						// given up on already: what Redis finally answered still says why (a refused password)
+						failedLate(operation, ex);
+					}
 				}
 			});
 		}
@@ -274,17 +281,51 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 			return;
 		}
 		if (this.connected.compareAndSet(true, false)) {
+			this.causeSaid.set(!late);
 			String reason = late ? LATE_IN_A_ROW + " answers in a row later than triage.fleet.timeout="
-					+ this.timeout.toMillis() + "ms" : cause.getClass().getSimpleName();
+					+ this.timeout.toMillis() + "ms" : describe(cause);
 			logger.warn("Redis of triage.fleet is unavailable (" + operation + ": " + reason
 					+ "); each instance protects its upstreams on its own (pauses it learns itself, its share of "
 					+ "fleet rate limits) until Redis answers again");
 		}
+		else if (!late) {
+			sayCause(operation, cause);
+		}
+	}
+
+	/**
+	 * A command given up on as late failed after all: already counted, but while Redis is unavailable for late
+	 * answers, what it answered in the end (an authentication error, a refused connection) is said once.
+	 */
+	private void failedLate(String operation, Throwable failure) {
+		if (!this.connected.get()) {
+			sayCause(operation, failure);
+		}
+	}
+
+	private void sayCause(String operation, Throwable cause) {
+		if (this.causeSaid.compareAndSet(false, true)) {
+			logger.warn("Why Redis of triage.fleet stopped answering: " + operation + " failed with " + describe(cause));
+		}
+	}
+
+	/**
+	 * Say why a command failed: the innermost cause (Redis's own error reply, such as {@code WRONGPASS}, or the
+	 * connection's failure) and its message, sanitized: no credentials, no user info in a URL, one line.
+	 */
+	static String describe(Throwable failure) {
+		Throwable root = failure;
+		while (root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		String message = ErrorMessages.sanitize(root.getMessage());
+		return root.getClass().getSimpleName() + ((message != null) ? ": " + message : "");
 	}
 
 	private void succeeded() {
 		this.lateInARow.set(0);
 		if (this.connected.compareAndSet(false, true)) {
+			this.causeSaid.set(false);
 			logger.info("Redis of triage.fleet answers again; pauses and fleet rate limits are shared again");
 			for (Runnable listener : this.reconnectListeners) {
 				listener.run();
