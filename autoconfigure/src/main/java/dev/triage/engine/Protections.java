@@ -270,9 +270,16 @@ final class Protections {
 
 		@Override
 		public RefusedException before(Attempt attempt) {
-			if (!this.rateLimit.acquire()) {
-				return new RefusedException(Refusal.RATE_LIMITED,
-						"rate limiter '" + this.rateLimit.name() + "' has no permit");
+			if (this.deadline == null) {
+				if (!this.rateLimit.acquire()) {
+					return new RefusedException(Refusal.RATE_LIMITED,
+							"rate limiter '" + this.rateLimit.name() + "' has no permit");
+				}
+				return null;
+			}
+			if (!this.rateLimit.acquire(this.deadline.toNanos() - attempt.call.elapsedNanos())) {
+				return new RefusedException(Refusal.RATE_LIMITED, "rate limiter '" + this.rateLimit.name()
+						+ "' has no permit within the call's deadline of " + this.deadline.toMillis() + "ms");
 			}
 			return deadlinePassed(attempt, this.deadline) ? new RefusedException(Refusal.RATE_LIMITED,
 					waitedPastTheDeadline(this.deadline, "rate limiter '" + this.rateLimit.name() + "'")) : null;

@@ -48,6 +48,16 @@ public interface RateLimit {
 	boolean acquire();
 
 	/**
+	 * Take a permit, waiting at most the limiter's own timeout and never longer than the call has left: a permit
+	 * that could only come later is not waited for.
+	 * @param maxWaitNanos the longest wait the call allows
+	 * @return whether a permit was given within that wait
+	 */
+	default boolean acquire(long maxWaitNanos) {
+		return acquire();
+	}
+
+	/**
 	 * Return the limiter's name.
 	 * @return the name, {@code null} for no limit
 	 */

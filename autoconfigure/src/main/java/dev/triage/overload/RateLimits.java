@@ -77,6 +77,17 @@ public interface RateLimits {
 		}
 
 		@Override
+		public boolean acquire(long maxWaitNanos) {
+			long start = System.nanoTime();
+			for (RateLimit limit : this.limits) {
+				if (!limit.acquire(maxWaitNanos - (System.nanoTime() - start))) {
+					return false;
+				}
+			}
+			return true;
+		}
+
+		@Override
 		public String name() {
 			return this.limits.get(0).name();
 		}

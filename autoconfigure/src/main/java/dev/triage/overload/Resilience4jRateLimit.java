@@ -16,9 +16,12 @@
 
 package dev.triage.overload;
 
+import java.util.concurrent.locks.LockSupport;
+
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
+import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
 
 /**
  * A {@link RateLimit} backed by a Resilience4j {@link RateLimiter} from the application's registry, so that
@@ -41,6 +44,37 @@ public final class Resilience4jRateLimit implements RateLimit {
 	@Override
 	public boolean acquire() {
 		return this.limiter.acquirePermission();
+	}
+
+	/**
+	 * Take a permit within the call's time: when the limiter's own timeout is longer than the wait the call allows,
+	 * a permit that comes later is not waited for (Resilience4j's estimate of the wait is read first, so that no
+	 * permit is reserved and left unused; when another caller took the permit in between, the one reserved instead
+	 * is left unused).
+	 */
+	@Override
+	public boolean acquire(long maxWaitNanos) {
+		RateLimiter limiter = this.limiter;
+		if (maxWaitNanos >= limiter.getRateLimiterConfig().getTimeoutDuration().toNanos()) {
+			return limiter.acquirePermission();
+		}
+		if (maxWaitNanos < 0 || (limiter instanceof AtomicRateLimiter atomic
+				&& atomic.getDetailedMetrics().getNanosToWait() > maxWaitNanos)) {
+			return false;
+		}
+		long wait = limiter.reservePermission();
+		if (wait < 0 || wait > maxWaitNanos) {
+			return false;
+		}
+		long until = System.nanoTime() + wait;
+		for (long left = wait; left > 0; left = until - System.nanoTime()) {
+			LockSupport.parkNanos(left);
+			if (Thread.interrupted()) {
+				Thread.currentThread().interrupt();
+				return false;
+			}
+		}
+		return true;
 	}
 
 	@Override

@@ -26,6 +26,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongPredicate;
 
 import dev.triage.Refusal;
 import dev.triage.UpstreamUnavailableException;
@@ -42,9 +43,10 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
- * A call whose deadline passes while it waits for a permit of its client's bulkhead or rate limiter (which wait
- * as long as their own settings say) is refused as what held it back, with nothing on the wire: sent, it was cut
- * before it left and reported as a wait for a pooled connection ({@code POOL_TIMEOUT}).
+ * A call whose deadline passes while it waits for a permit of its client's bulkhead (which waits as long as its own
+ * settings say) is refused as what held it back, with nothing on the wire: sent, it was cut before it left and
+ * reported as a wait for a pooled connection ({@code POOL_TIMEOUT}). A rate limiter's permit that would come only
+ * after the deadline is not waited for.
  */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "triage.clients.inventory.deadline=500ms", "triage.clients.billing.deadline=500ms",
@@ -52,7 +54,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 				"resilience4j.bulkhead.instances.inventory.max-wait-duration=10s",
 				"resilience4j.ratelimiter.instances.billing.limit-for-period=1",
 				"resilience4j.ratelimiter.instances.billing.limit-refresh-period=4s",
-				"resilience4j.ratelimiter.instances.billing.timeout-duration=10s" })
+				"resilience4j.ratelimiter.instances.billing.timeout-duration=10s",
+				"triage.clients.billing.throttle.enabled=false" })
 class PermitWaitPastTheDeadlineTests extends LoopbackUpstream {
 
 	@Autowired
@@ -89,24 +92,58 @@ class PermitWaitPastTheDeadlineTests extends LoopbackUpstream {
 	}
 
 	@Test
-	void aPermitOfTheRateLimiterThatCameAfterTheDeadlineRefusesTheCall() throws InterruptedException {
+	void aPermitOfTheRateLimiterThatWouldComeAfterTheDeadlineIsNotWaitedFor() throws InterruptedException {
 		RateLimiter limiter = this.rateLimiters.rateLimiter("billing");
-		// no permit left, and the next one more than a second away (well past the 500 ms deadline)
-		while (true) {
-			limiter.drainPermissions();
-			long wait = ((AtomicRateLimiter) limiter).getDetailedMetrics().getNanosToWait();
-			if (wait > Duration.ofMillis(1_500).toNanos()) {
-				break;
-			}
-			Thread.sleep(TimeUnit.NANOSECONDS.toMillis(wait) + 50);
-		}
+		// no permit left, and the next one more than 3 s away (well past the 500 ms deadline)
+		awaitNextPermit(limiter, (wait) -> wait > Duration.ofSeconds(3).toNanos());
 
+		long start = System.nanoTime();
 		Throwable thrown = catchThrowable(() -> this.billing.invoices());
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
 
 		assertThat(thrown).isInstanceOf(UpstreamUnavailableException.class);
 		assertThat(((UpstreamUnavailableException) thrown).refusal()).isEqualTo(Refusal.RATE_LIMITED);
-		assertThat(thrown).hasMessageContaining("the call's deadline of 500ms passed while it waited");
+		assertThat(thrown).hasMessageContaining("has no permit within the call's deadline of 500ms");
 		assertThat(wireCount()).isZero();
+		assertThat(took).as("refused without waiting for a permit 3 s away (the limiter's timeout is 10 s)")
+			.isLessThan(Duration.ofMillis(2_500));
+		assertThat(((AtomicRateLimiter) limiter).getDetailedMetrics().getNanosToWait())
+			.as("no permit reserved and left unused: the next one is still the first to come")
+			.isGreaterThan(0)
+			.isLessThan(Duration.ofSeconds(4).toNanos());
+	}
+
+	@Test
+	void aPermitOfTheRateLimiterThatComesWithinTheDeadlineIsWaitedFor() throws InterruptedException {
+		RateLimiter limiter = this.rateLimiters.rateLimiter("billing");
+		// the client's first call (classes loaded, a first connection) may take most of the deadline on a loaded
+		// machine: made first, untimed
+		long giveUp = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (catchThrowable(() -> this.billing.invoices()) != null) {
+			assertThat(System.nanoTime()).as("a call went through within 30 s").isLessThan(giveUp);
+			Thread.sleep(50);
+		}
+		upstream.resetRequests();
+		awaitNextPermit(limiter, (wait) -> wait > 0 && wait <= Duration.ofMillis(250).toNanos());
+
+		assertThat(this.billing.invoices()).isEqualTo("ok");
+		assertThat(wireCount()).isOne();
+	}
+
+	/**
+	 * Drain the limiter until the wait for its next permit is as asked.
+	 */
+	private static void awaitNextPermit(RateLimiter limiter, LongPredicate wanted) throws InterruptedException {
+		long giveUp = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (true) {
+			limiter.drainPermissions();
+			long wait = ((AtomicRateLimiter) limiter).getDetailedMetrics().getNanosToWait();
+			if (wanted.test(wait)) {
+				return;
+			}
+			assertThat(System.nanoTime()).as("the limiter's next permit came as wanted").isLessThan(giveUp);
+			Thread.sleep(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(wait) + 50, 20)));
+		}
 	}
 
 }
