@@ -18,8 +18,7 @@ package dev.triage.engine;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -45,8 +44,8 @@ public final class HttpClient5Retries {
 
 	private static final String DEFAULT_STRATEGY = "org.apache.hc.client5.http.impl.DefaultHttpRequestRetryStrategy";
 
-	/** The clients already warned about, once each per warning. */
-	private static final Set<String> warned = ConcurrentHashMap.newKeySet();
+	/** How the keys of this class's warnings begin, for {@link ManagedClient#said}. */
+	public static final String WARNING = "httpclient5:";
 
 	private HttpClient5Retries() {
 	}
@@ -58,9 +57,11 @@ public final class HttpClient5Retries {
 	 * @param httpClient the HttpClient 5 client (other clients are let through)
 	 * @param where where it is, for the messages, e.g. "its RestClient's request factory"
 	 * @param fix how to build it instead, for the messages
+	 * @param firstTime whether a warning (its key) is said for the first time for this client: each is said once
 	 * @throws IllegalStateException when it retries on its own
 	 */
-	public static void check(String client, Object httpClient, String where, String fix) {
+	public static void check(String client, Object httpClient, String where, String fix,
+			Predicate<String> firstTime) {
 		List<Object> chain;
 		Integer maxRetries = null;
 		Object strategy = null;
@@ -79,7 +80,7 @@ public final class HttpClient5Retries {
 			}
 		}
 		catch (ReflectiveOperationException | RuntimeException ex) {
-			warnOnce(client, "Triage cannot tell whether the Apache HttpClient 5 of " + where + " (client '" + client
+			warnOnce(firstTime, "Triage cannot tell whether the Apache HttpClient 5 of " + where + " (client '" + client
 					+ "') retries on its own (" + ex + "); if it does, its retries hide under the table: " + fix);
 			return;
 		}
@@ -90,28 +91,18 @@ public final class HttpClient5Retries {
 					+ "policy table, which then no longer decides how often a request is sent. To fix: " + fix + ".");
 		}
 		if (strategy != null && maxRetries == null) {
-			warnOnce(client, subject + " has a retry strategy of its own (" + strategy.getClass().getName()
+			warnOnce(firstTime, subject + " has a retry strategy of its own (" + strategy.getClass().getName()
 					+ "): what it retries is sent behind Triage's policy table. To leave the retries to the table, "
 					+ fix);
 		}
 		if (chain.stream().noneMatch(AttemptAbortInterceptor.class::isInstance)) {
-			warnOnce(client, subject + " has no attempt bound, so an attempt can outlast the client's deadline and a "
+			warnOnce(firstTime, subject + " has no attempt bound, so an attempt can outlast the client's deadline and a "
 					+ "timeout's configured value is not reported. To bound it, " + fix);
 		}
 	}
 
-	/**
-	 * Return whether a client was warned about its HttpClient 5 (its retry strategy, its attempt bound).
-	 * @param client the client's name
-	 * @return whether it was
-	 */
-	public static boolean warnedAbout(String client) {
-		String prefix = client + ':';
-		return warned.stream().anyMatch((entry) -> entry.startsWith(prefix));
-	}
-
-	private static void warnOnce(String client, String message) {
-		if (warned.add(client + ':' + message)) {
+	private static void warnOnce(Predicate<String> firstTime, String message) {
+		if (firstTime.test(WARNING + message)) {
 			logger.warn(message);
 		}
 	}

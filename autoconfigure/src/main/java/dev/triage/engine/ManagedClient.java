@@ -16,6 +16,9 @@
 
 package dev.triage.engine;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
 /**
  * One managed client as the adapters hold it: its name, and the engine of the settings in force. A reload
  * (SPEC §12) puts a new engine in place; a call takes the engine once, when it opens ({@link Call#open}), and keeps
@@ -35,6 +38,9 @@ public final class ManagedClient {
 	/** The base URL of its primary channel as learned from a RestClient it was applied to, {@code null} when none. */
 	private volatile String learnedBaseUrl;
 
+	/** The warnings already said about this client: each is said once per client (of this application). */
+	private final Set<String> said = ConcurrentHashMap.newKeySet();
+
 	/**
 	 * Create a client with its first settings, outside an application (it never closes).
 	 * @param runtime the client's runtime
@@ -52,6 +58,24 @@ public final class ManagedClient {
 		this.name = runtime.name();
 		this.shutdown = shutdown;
 		this.engine = new Engine(runtime, shutdown);
+	}
+
+	/**
+	 * Note a warning about this client, said once per client.
+	 * @param warning the warning, or a key for it
+	 * @return whether it is new, to be said now
+	 */
+	public boolean sayOnce(String warning) {
+		return this.said.add(warning);
+	}
+
+	/**
+	 * Return whether a warning about this client was said.
+	 * @param prefix how the warning or its key begins
+	 * @return whether one was
+	 */
+	public boolean said(String prefix) {
+		return this.said.stream().anyMatch((warning) -> warning.startsWith(prefix));
 	}
 
 	/**

@@ -22,12 +22,15 @@ import java.net.ConnectException;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 
 import dev.triage.TransportFailure;
 
 /**
- * Maps the I/O exceptions of Apache HttpClient 5 and the JDK to a {@link TransportFailure}, by type only.
+ * Maps the I/O exceptions of Apache HttpClient 5 and the JDK to a {@link TransportFailure}, by type (and, for a
+ * socket's timeout, by whether its connect threw it), never by message.
  * HttpClient 5 types are matched by name so this works whichever Feign client is underneath.
  */
 public final class TransportFailures {
@@ -42,6 +45,9 @@ public final class TransportFailures {
 
 	/** How HttpClient 5's pools end a wait for a connection whose deadline passed (wrapped by the client). */
 	private static final String LEASE_DEADLINE = "org.apache.hc.core5.util.DeadlineTimeoutException";
+
+	/** How deep in a socket timeout's stack trace its socket's connect is looked for. */
+	private static final int CONNECT_FRAMES = 12;
 
 	private TransportFailures() {
 	}
@@ -68,10 +74,19 @@ public final class TransportFailures {
 		if (isA(t, CONNECT_TIMEOUT)) {
 			return TransportFailure.CONNECT_TIMEOUT;
 		}
-		if (t instanceof SocketTimeoutException) {
-			// HttpClient 5 turns connect timeouts into ConnectTimeoutException (matched above); any other
-			// socket timeout happened on an established connection.
+		if (t instanceof HttpConnectTimeoutException) {
+			// the JDK's HttpClient
+			return TransportFailure.CONNECT_TIMEOUT;
+		}
+		if (t instanceof HttpTimeoutException) {
+			// the JDK's HttpClient: no answer within the request's timeout, on an established connection
 			return TransportFailure.READ_TIMEOUT;
+		}
+		if (t instanceof SocketTimeoutException) {
+			// HttpClient 5 turns connect timeouts into ConnectTimeoutException (matched above); HttpURLConnection
+			// and OkHttp throw the socket's own, from its connect. Any other socket timeout happened on an
+			// established connection.
+			return thrownByConnect(t) ? TransportFailure.CONNECT_TIMEOUT : TransportFailure.READ_TIMEOUT;
 		}
 		if (t instanceof ConnectException) {
 			return TransportFailure.CONNECTION_REFUSED;
@@ -102,6 +117,22 @@ public final class TransportFailures {
 			case POOL_TIMEOUT -> poolTimeout;
 			default -> null;
 		};
+	}
+
+	/**
+	 * Whether a socket timeout was thrown while its socket connected: by {@code java.net.Socket#connect} (or the
+	 * JDK's socket implementation's connect underneath it), told by where it was thrown, not by its message.
+	 */
+	private static boolean thrownByConnect(Throwable t) {
+		StackTraceElement[] frames = t.getStackTrace();
+		for (int i = 0; i < Math.min(frames.length, CONNECT_FRAMES); i++) {
+			String type = frames[i].getClassName();
+			if ("connect".equals(frames[i].getMethodName())
+					&& (type.startsWith("java.net.") || type.startsWith("sun.nio.ch."))) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static boolean isA(Throwable t, String className) {

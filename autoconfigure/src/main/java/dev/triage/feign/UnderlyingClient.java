@@ -16,6 +16,8 @@
 
 package dev.triage.feign;
 
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.triage.engine.HttpClient5Retries;
@@ -44,6 +46,9 @@ final class UnderlyingClient {
 
 	/** Whether this client was said to send with one of the JDK's clients: once per client. */
 	private final AtomicBoolean saidJdkClient = new AtomicBoolean();
+
+	/** The warnings about its Apache HttpClient 5 already said: once per client. */
+	private final Set<String> said = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * Checks for one managed client.
@@ -152,7 +157,7 @@ final class UnderlyingClient {
 		HttpClient5Retries.check(this.name, httpClient, "its Feign client", "build the HttpClient of the "
 				+ "application's feign.Client bean as AttemptAbortInterceptor.addTo(HttpClients.custom()"
 				+ ".disableAutomaticRetries()) (dev.triage.engine: the attempt's hard bound, the timeout that fired), "
-				+ "or leave the client to Spring Cloud OpenFeign, which Triage configures");
+				+ "or leave the client to Spring Cloud OpenFeign, which Triage configures", this.said::add);
 	}
 
 }

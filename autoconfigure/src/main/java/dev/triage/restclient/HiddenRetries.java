@@ -17,11 +17,9 @@
 package dev.triage.restclient;
 
 import dev.triage.engine.AttemptAbortInterceptor;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-
 import dev.triage.engine.HttpClient5Retries;
 import dev.triage.engine.JdkClientResends;
+import dev.triage.engine.ManagedClient;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
@@ -64,11 +62,11 @@ final class HiddenRetries {
 
 	private static volatile boolean warned;
 
-	/** The clients said to be on a JDK client, once each. */
-	private static final Set<String> onJdkClients = ConcurrentHashMap.newKeySet();
+	/** The key of the warning that a client is on a JDK client ({@link ManagedClient#sayOnce}). */
+	private static final String ON_JDK_CLIENT = "on a JDK client";
 
-	/** The clients whose attempts were seen to go out without Triage's attempt bound. */
-	private static final Set<String> sentUnbound = ConcurrentHashMap.newKeySet();
+	/** The key of the warning that a client's attempts go out without Triage's attempt bound. */
+	private static final String SENT_UNBOUND = "sent unbound";
 
 	private HiddenRetries() {
 	}
@@ -77,11 +75,11 @@ final class HiddenRetries {
 	 * Put a builder's requests under a client's table without a hidden retry layer: a builder without a request
 	 * factory gets Spring's default on Apache HttpClient 5 without its retries; one with an HttpClient 5 of its
 	 * own that retries is refused.
-	 * @param client the client's name
+	 * @param client the client
 	 * @param builder the builder
 	 * @throws IllegalStateException when the builder's HttpClient 5 retries on its own
 	 */
-	static void remove(String client, RestClient.Builder builder) {
+	static void remove(ManagedClient client, RestClient.Builder builder) {
 		if (!BuilderFields.readable(builder)) {
 			return;
 		}
@@ -120,11 +118,11 @@ final class HiddenRetries {
 	 * client's factory was already said to be such (a JDK client, an HttpClient 5 without the attempt bound), it is
 	 * one Triage could not check: of a kind it does not know, set on the builder after {@code forClient} was applied,
 	 * or by a group configurer that runs after Triage's. Said once per client at WARN.
-	 * @param client the client's name
+	 * @param client the client
 	 */
-	static void sentUnbound(String client) {
-		if (sentUnbound.add(client) && !onJdkClients.contains(client) && !HttpClient5Retries.warnedAbout(client)) {
-			logger.warn("Client '" + client + "': an attempt of its RestClient went out on a request factory Triage did "
+	static void sentUnbound(ManagedClient client) {
+		if (client.sayOnce(SENT_UNBOUND) && !client.said(ON_JDK_CLIENT) && !client.said(HttpClient5Retries.WARNING)) {
+			logger.warn("Client '" + client.name() + "': an attempt of its RestClient went out on a request factory Triage did "
 					+ "not check, without Triage's attempt bound (a factory of a kind Triage does not know, one set on "
 					+ "the builder after forClient(..) was applied, or one a group configurer set after Triage's): an "
 					+ "HTTP client with retries of its own would send more requests than the table says. Set the "
@@ -132,9 +130,9 @@ final class HiddenRetries {
 		}
 	}
 
-	private static void warnOnJdkClient(String client, String what) {
-		if (onJdkClients.add(client)) {
-			logger.warn("Client '" + client + "': its RestClient's request factory sends with " + what
+	private static void warnOnJdkClient(ManagedClient client, String what) {
+		if (client.sayOnce(ON_JDK_CLIENT)) {
+			logger.warn("Client '" + client.name() + "': its RestClient's request factory sends with " + what
 					+ JdkClientResends.CONSEQUENCE + ". To send what the table says, leave the request factory to "
 					+ "Spring Boot's default, Apache HttpClient 5, which the starter brings (no other client factory "
 					+ "chosen in its spring.http.client properties), or give it new "
@@ -159,9 +157,10 @@ final class HiddenRetries {
 		/**
 		 * Refuse a request factory of the application's own on an HttpClient 5 that retries on its own.
 		 */
-		static void check(String client, Object factory) {
+		static void check(ManagedClient client, Object factory) {
 			if (factory instanceof HttpComponentsClientHttpRequestFactory own) {
-				HttpClient5Retries.check(client, own.getHttpClient(), "its RestClient's request factory", FIX);
+				HttpClient5Retries.check(client.name(), own.getHttpClient(), "its RestClient's request factory", FIX,
+						client::sayOnce);
 			}
 		}
 

@@ -119,7 +119,7 @@ public final class HttpServiceGroups {
 					}
 					String name = (String) invoke(a[0], "name");
 					if (services.manages(name)) {
-						HiddenRetries.remove(name, (RestClient.Builder) a[1]);
+						HiddenRetries.remove(services.client(name), (RestClient.Builder) a[1]);
 					}
 					return null;
 				});

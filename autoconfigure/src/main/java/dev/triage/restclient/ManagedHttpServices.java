@@ -112,7 +112,7 @@ public final class ManagedHttpServices implements TriageHttpServices {
 		}
 		ManagedClient managed = this.clients.client(client);
 		return (builder) -> {
-			HiddenRetries.remove(client, builder);
+			HiddenRetries.remove(managed, builder);
 			String base = baseUrl;
 			if (base == null) {
 				base = BuilderFields.baseUrl(builder);

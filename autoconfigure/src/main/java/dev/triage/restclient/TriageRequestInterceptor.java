@@ -150,13 +150,21 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 			call.clientTimeouts(null, null);
 			engine.bound(call, -1, -1, true);
 			ClientHttpResponse response = null;
+			int status = 0;
 			IOException failed = null;
 			boolean notTaken = false;
 			try {
 				response = execution.execute(sent, body);
+				// HttpURLConnection (SimpleClientHttpRequestFactory) sends a request with a body without waiting for
+				// the answer: its status line, or the timeout or reset instead of it, comes here.
+				status = response.getStatusCode().value();
 			}
 			catch (IOException ex) {
 				failed = ex;
+				if (response != null) {
+					response.close();
+					response = null;
+				}
 			}
 			catch (RuntimeException ex) {
 				failed = Engine.cutShort(call, ex);
@@ -174,7 +182,7 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 				notTaken = call.takeExchange();
 			}
 			if (notTaken && (response != null || failed != null)) {
-				HiddenRetries.sentUnbound(this.client.name());
+				HiddenRetries.sentUnbound(this.client);
 			}
 			if (failed != null) {
 				engine.failed(attempt, failed, call.clientConnectTimeout(), call.clientReadTimeout());
@@ -190,7 +198,6 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 				engine.await(decision, failure);
 				continue;
 			}
-			int status = response.getStatusCode().value();
 			if (status >= 200 && status < 300) {
 				Engine.Settlement settlement = engine.succeeded(attempt, status, true);
 				return new GuardedResponse(response, settlement, call.clientConnectTimeout(), call.clientReadTimeout());

@@ -21,6 +21,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
+import java.net.HttpURLConnection;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse.BodyHandlers;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
@@ -29,6 +38,7 @@ import java.time.Duration;
 import javax.net.ssl.SSLHandshakeException;
 
 import dev.triage.TransportFailure;
+import dev.triage.support.FullBacklog;
 import org.apache.hc.client5.http.ConnectTimeoutException;
 import org.apache.hc.client5.http.HttpHostConnectException;
 import org.apache.hc.core5.http.ConnectionClosedException;
@@ -42,7 +52,8 @@ class TransportFailuresTests {
 	void exceptionsAreClassifiedByTypeNeverByMessage() {
 		assertThat(classify(new ConnectionRequestTimeoutException("Read timed out"))).isEqualTo(TransportFailure.POOL_TIMEOUT);
 		assertThat(classify(new ConnectTimeoutException("Read timed out"))).isEqualTo(TransportFailure.CONNECT_TIMEOUT);
-		assertThat(classify(new SocketTimeoutException("Connect timed out"))).isEqualTo(TransportFailure.READ_TIMEOUT);
+		assertThat(classify(new SocketTimeoutException("Connect timed out"))).as("not by its message")
+			.isEqualTo(TransportFailure.READ_TIMEOUT);
 		assertThat(classify(new HttpHostConnectException("timeout"))).isEqualTo(TransportFailure.CONNECTION_REFUSED);
 		assertThat(classify(new ConnectException())).isEqualTo(TransportFailure.CONNECTION_REFUSED);
 		assertThat(classify(new UnknownHostException("nowhere.invalid"))).isEqualTo(TransportFailure.UNKNOWN_HOST);
@@ -52,6 +63,61 @@ class TransportFailuresTests {
 		assertThat(classify(new EOFException())).isEqualTo(TransportFailure.CONNECTION_RESET);
 		assertThat(classify(new SSLHandshakeException("bad certificate"))).isEqualTo(TransportFailure.IO_ERROR);
 		assertThat(classify(new IOException("anything"))).isEqualTo(TransportFailure.IO_ERROR);
+	}
+
+	/**
+	 * The JDK's own clients, on real sockets (loopback): a connect that runs into its timeout (an accept queue
+	 * that is full) and an answer that does not come (a server that accepts and says nothing).
+	 */
+	@Test
+	void theJdkClientsTimeoutsAreToldApartByWhereTheyWereThrown() throws Exception {
+		try (FullBacklog backlog = FullBacklog.open(); ServerSocket silent = new ServerSocket(0, 50,
+				InetAddress.getLoopbackAddress())) {
+			String quiet = "http://127.0.0.1:" + silent.getLocalPort() + "/";
+			// HttpURLConnection (and OkHttp): the socket's own SocketTimeoutException, from connect or from a read
+			assertThat(classify(urlConnection(backlog.url() + "/"))).isEqualTo(TransportFailure.CONNECT_TIMEOUT);
+			assertThat(classify(urlConnection(quiet))).isEqualTo(TransportFailure.READ_TIMEOUT);
+			Socket socket = new Socket();
+			IOException connect = catchIo(() -> socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+					URI.create(backlog.url()).getPort()), 200));
+			socket.close();
+			assertThat(classify(connect)).isEqualTo(TransportFailure.CONNECT_TIMEOUT);
+			// java.net.http.HttpClient: types of its own
+			HttpClient jdk = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(200)).build();
+			assertThat(classify(catchIo(() -> jdk.send(HttpRequest.newBuilder(URI.create(backlog.url() + "/")).build(),
+					BodyHandlers.discarding())))).isEqualTo(TransportFailure.CONNECT_TIMEOUT);
+			assertThat(classify(catchIo(() -> jdk.send(HttpRequest.newBuilder(URI.create(quiet))
+				.timeout(Duration.ofMillis(200))
+				.build(), BodyHandlers.discarding())))).isEqualTo(TransportFailure.READ_TIMEOUT);
+		}
+	}
+
+	private static IOException urlConnection(String url) {
+		return catchIo(() -> {
+			HttpURLConnection connection = (HttpURLConnection) URI.create(url).toURL().openConnection();
+			connection.setConnectTimeout(200);
+			connection.setReadTimeout(200);
+			connection.getResponseCode();
+		});
+	}
+
+	private static IOException catchIo(IoCall call) {
+		try {
+			call.run();
+		}
+		catch (IOException ex) {
+			return ex;
+		}
+		catch (InterruptedException ex) {
+			throw new IllegalStateException(ex);
+		}
+		throw new AssertionError("no IOException");
+	}
+
+	interface IoCall {
+
+		void run() throws IOException, InterruptedException;
+
 	}
 
 	@Test

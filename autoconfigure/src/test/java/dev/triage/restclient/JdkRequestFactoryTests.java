@@ -32,9 +32,12 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.client.ClientHttpRequestFactory;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.http.client.SimpleClientHttpRequestFactory;
@@ -81,6 +84,49 @@ class JdkRequestFactoryTests {
 	void onTheJdkHttpClientEachAttemptIsSentTwiceAndSaidOnce(CapturedOutput output) {
 		assertSentTwiceAndSaid("on-jdk", new JdkClientHttpRequestFactory(), output,
 				"Client 'on-jdk': its RestClient's request factory sends with the JDK's HttpClient");
+	}
+
+	/**
+	 * HttpURLConnection sends a request with a body without reading its answer: the reset (or timeout) instead of
+	 * the status line came after Triage's interceptor had returned, and the caller got RestClient's own
+	 * {@code ResourceAccessException}.
+	 */
+	@Test
+	void aPostWhoseAnswerFailsIsATransportFailureOnBothJdkClients() {
+		for (ClientHttpRequestFactory factory : new ClientHttpRequestFactory[] { new SimpleClientHttpRequestFactory(),
+				new JdkClientHttpRequestFactory() }) {
+			InventoryClient inventory = this.triage.createClient("posting", InventoryClient.class,
+					RestClient.builder().baseUrl(upstream.url()).requestFactory(factory).build());
+
+			Throwable thrown = catchThrowable(() -> inventory.order("{}"));
+
+			assertThat(thrown).as(factory.getClass().getSimpleName()).isInstanceOf(UpstreamTransportException.class);
+			assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.CONNECTION_RESET);
+			assertThat(((UpstreamTransportException) thrown).attempts()).as("a POST: one attempt").isEqualTo(1);
+		}
+	}
+
+	/**
+	 * Said once per client of an application: another application in the same JVM (a test's second context) with
+	 * a client of the same name on a JDK client is told too.
+	 */
+	@Test
+	void anotherApplicationWithAClientOfTheSameNameIsToldToo(CapturedOutput output) {
+		String warning = "Client 'twice': its RestClient's request factory sends with the JDK's HttpURLConnection";
+		this.triage.createClient("twice", InventoryClient.class,
+				RestClient.builder().baseUrl(upstream.url()).requestFactory(new SimpleClientHttpRequestFactory()).build());
+		assertThat(output.getOut().split(warning, -1)).as("said once").hasSize(2);
+		try (ConfigurableApplicationContext other = new SpringApplicationBuilder(TestApplication.class)
+			.web(WebApplicationType.NONE)
+			.run("--spring.main.banner-mode=off", "--test.upstream.inventory=http://127.0.0.1:9",
+					"--test.upstream.billing=http://127.0.0.1:9")) {
+			other.getBean(TriageHttpServices.class)
+				.createClient("twice", InventoryClient.class, RestClient.builder()
+					.baseUrl(upstream.url())
+					.requestFactory(new SimpleClientHttpRequestFactory())
+					.build());
+		}
+		assertThat(output.getOut().split(warning, -1)).as("said once in each application").hasSize(3);
 	}
 
 	@Test
