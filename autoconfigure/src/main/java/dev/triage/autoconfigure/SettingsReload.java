@@ -16,6 +16,7 @@
 
 package dev.triage.autoconfigure;
 
+import java.math.BigDecimal;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -34,6 +35,7 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.handler.IgnoreTopLevelConverterNotFoundBindHandler;
 import org.springframework.boot.context.properties.bind.handler.NoUnboundElementsBindHandler;
 import org.springframework.boot.context.properties.source.UnboundElementsSourceFilter;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
 import org.springframework.core.env.Environment;
@@ -133,6 +135,10 @@ final class SettingsReload {
 	private static void flatten(String prefix, Object value, Map<String, String> into) {
 		if (value instanceof Map<?, ?> map) {
 			map.forEach((key, nested) -> flatten(prefix + "." + key, nested, into));
+			if (prefix.endsWith(".channels")) {
+				// A client's channels fail over in the order they are written: the order is a setting too.
+				into.put(prefix, "in this order: " + map.keySet());
+			}
 		}
 		else if (value instanceof Collection<?> list) {
 			int i = 0;
@@ -141,7 +147,30 @@ final class SettingsReload {
 			}
 		}
 		else {
-			into.put(prefix, String.valueOf(value));
+			into.put(prefix, byValue(String.valueOf(value)));
+		}
+	}
+
+	/**
+	 * A value as it compares: a number or a duration by what it is worth ({@code 0} and {@code 0.0}, {@code 1s}
+	 * and {@code 1000ms} are the same value), anything else as written.
+	 */
+	static String byValue(String value) {
+		String trimmed = value.trim();
+		if (!trimmed.isEmpty() && (Character.isDigit(trimmed.charAt(0)) || "+-.".indexOf(trimmed.charAt(0)) >= 0)) {
+			try {
+				BigDecimal number = new BigDecimal(trimmed);
+				return (number.signum() == 0) ? "0" : number.stripTrailingZeros().toPlainString();
+			}
+			catch (NumberFormatException ex) {
+				// not a number: perhaps a duration
+			}
+		}
+		try {
+			return "duration " + DurationStyle.detectAndParse(trimmed).toNanos();
+		}
+		catch (IllegalArgumentException | ArithmeticException ex) {
+			return value;
 		}
 	}
 

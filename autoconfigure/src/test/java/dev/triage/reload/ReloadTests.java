@@ -25,6 +25,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -65,6 +66,7 @@ import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.cloud.context.refresh.ContextRefresher;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
 
 /**
  * SPEC §12 through Spring Cloud Context's {@link EnvironmentChangeEvent}, as {@code /actuator/refresh}, Spring
@@ -334,6 +336,55 @@ class ReloadTests extends LoopbackUpstream {
 
 		assertThat(this.clients.find("inventory").channels().all()).extracting(Channel::name).containsExactly("primary");
 		assertThat(this.breakers.find("inventory-backup")).isEmpty();
+	}
+
+	@Test
+	void channelsWrittenInAnotherOrderFailOverInThatOrder(CapturedOutput output) {
+		Map<String, Object> ordered = new LinkedHashMap<>();
+		ordered.put("triage.clients.inventory.channels.backup", upstream.baseUrl());
+		ordered.put("triage.clients.inventory.channels.second", upstream.baseUrl());
+		MutablePropertySources sources = this.context.getEnvironment().getPropertySources();
+		sources.addFirst(new MapPropertySource("ordered", ordered));
+		try {
+			change(ordered.keySet());
+			assertThat(this.clients.find("inventory").channels().all()).extracting(Channel::name)
+				.containsExactly("primary", "backup", "second");
+			long version = this.history.status().version();
+
+			Map<String, Object> reordered = new LinkedHashMap<>();
+			reordered.put("triage.clients.inventory.channels.second", upstream.baseUrl());
+			reordered.put("triage.clients.inventory.channels.backup", upstream.baseUrl());
+			sources.replace("ordered", new MapPropertySource("ordered", reordered));
+			change(Set.of());
+
+			assertThat(this.history.status().version()).as("the order is a setting").isEqualTo(version + 1);
+			assertThat(this.clients.find("inventory").channels().all()).extracting(Channel::name)
+				.containsExactly("primary", "second", "backup");
+			assertThat(output).contains("(changed: [triage.clients.inventory.channels])");
+		}
+		finally {
+			sources.remove("ordered");
+			change(Set.of());
+		}
+	}
+
+	@Test
+	void theSameValueWrittenAnotherWayIsNoChange() {
+		String jitter = "triage.policies.5xx.backoff.jitter";
+		String initial = "triage.policies.5xx.backoff.initial";
+		set(jitter, "0.2");
+		set(initial, "1s");
+		long version = this.history.status().version();
+		double applied = reloads("applied");
+
+		set(jitter, "0.20");
+		set(initial, "1000ms");
+		set(initial, "PT1S");
+
+		assertThat(this.history.status().version()).isEqualTo(version);
+		assertThat(reloads("applied")).isEqualTo(applied);
+		set(jitter, "0.3");
+		assertThat(this.history.status().version()).as("a real change counts").isEqualTo(version + 1);
 	}
 
 	@Test
