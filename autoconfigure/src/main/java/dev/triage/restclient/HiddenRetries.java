@@ -43,7 +43,7 @@ import org.springframework.web.client.RestClient;
  * {@link HttpClient5Retries}: retries left on are refused with what to build instead.</li>
  * <li>One on the JDK's {@code HttpURLConnection} or {@code HttpClient}, which send some requests again by
  * themselves with no way to stop them ({@link JdkClientResends}), is said once per client at WARN with the way
- * back.</li>
+ * back, and its attempts' timeouts are lowered to what is left of the call's deadline ({@link JdkClientDeadline}).</li>
  * </ul>
  * Spring's builder does not say whether it has a request factory: its field is read. When it cannot be, the
  * builder is left as it is (a warning says so once).
@@ -96,11 +96,16 @@ final class HiddenRetries {
 			}
 			return;
 		}
-		if (factory instanceof SimpleClientHttpRequestFactory) {
-			warnOnJdkClient(client, JdkClientResends.HTTP_URL_CONNECTION + " (SimpleClientHttpRequestFactory)");
+		if (factory instanceof ClientHttpRequestFactory given) {
+			factory = JdkClientDeadline.unwrap(given);
 		}
-		else if (factory instanceof JdkClientHttpRequestFactory) {
+		if (factory instanceof SimpleClientHttpRequestFactory simple) {
+			warnOnJdkClient(client, JdkClientResends.HTTP_URL_CONNECTION + " (SimpleClientHttpRequestFactory)");
+			builder.requestFactory(JdkClientDeadline.of(simple, client));
+		}
+		else if (factory instanceof JdkClientHttpRequestFactory jdk) {
 			warnOnJdkClient(client, JdkClientResends.HTTP_CLIENT + " (JdkClientHttpRequestFactory)");
+			builder.requestFactory(JdkClientDeadline.of(jdk, client));
 		}
 		else if (!HTTP_CLIENT_5) {
 			return;
