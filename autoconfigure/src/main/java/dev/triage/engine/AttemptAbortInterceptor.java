@@ -23,14 +23,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.apache.hc.client5.http.ConnectTimeoutException;
+import org.apache.hc.client5.http.HttpRoute;
 import org.apache.hc.client5.http.classic.ExecChain;
 import org.apache.hc.client5.http.classic.ExecChainHandler;
 import org.apache.hc.client5.http.classic.ExecRuntime;
+import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
 import org.apache.hc.client5.http.impl.ChainElement;
 import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.concurrent.Cancellable;
+import org.apache.hc.core5.function.Resolver;
 import org.apache.hc.core5.http.ClassicHttpRequest;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.EndpointDetails;
@@ -51,6 +58,8 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 
 	/** The name its {@link #sendingMark() mark} is registered under, before the chain's main transport. */
 	public static final String SENDING_NAME = "triage-attempt-sending";
+
+	private static final Log logger = LogFactory.getLog(AttemptAbortInterceptor.class);
 
 	/** Whether the exchange holds a connection; else it waits for a pooled one. */
 	private static final Predicate<ExecRuntime> HOLDS_CONNECTION = ExecRuntime::isEndpointAcquired;
@@ -121,6 +130,12 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 			try {
 				response = chain.proceed(request, scope);
 			}
+			catch (ConnectTimeoutException ex) {
+				// The connect timeout is the connection manager's (where Spring Boot's settings put it): read once
+				// a connect timed out, for its report.
+				call.clientTimeouts(connectTimeout(config, scope), call.clientReadTimeout());
+				throw ex;
+			}
 			finally {
 				if (read == null || !read.isEnabled()) {
 					socketTimeout(call, scope.clientContext);
@@ -172,6 +187,31 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 		if (socket != null && socket.toMilliseconds() > 0) {
 			call.clientTimeouts(null, readTimeout(socket.toMilliseconds()));
 		}
+	}
+
+	/**
+	 * The connect timeout an attempt ran with: the request configuration's (deprecated there, still honoured), else
+	 * the connection configuration of HttpClient 5's pooling connection manager for the route; {@code null} when
+	 * neither can be read.
+	 */
+	@SuppressWarnings({ "deprecation", "unchecked" })
+	private static Duration connectTimeout(RequestConfig config, ExecChain.Scope scope) {
+		Timeout connect = (config != null) ? config.getConnectTimeout() : null;
+		if (connect == null) {
+			try {
+				Object manager = PrivateFields.read(scope.execRuntime, "manager");
+				if (manager instanceof PoolingHttpClientConnectionManager) {
+					Resolver<HttpRoute, ConnectionConfig> resolver = (Resolver<HttpRoute, ConnectionConfig>) PrivateFields
+						.read(manager, "connectionConfigResolver");
+					ConnectionConfig connection = (resolver != null) ? resolver.resolve(scope.route) : null;
+					connect = (connection != null) ? connection.getConnectTimeout() : null;
+				}
+			}
+			catch (ReflectiveOperationException | RuntimeException ex) {
+				logger.debug("Cannot read the connect timeout of " + scope.route, ex);
+			}
+		}
+		return (connect != null && connect.isEnabled()) ? Duration.ofMillis(connect.toMilliseconds()) : null;
 	}
 
 	private Duration poolTimeout(long millis) {
