@@ -195,7 +195,7 @@ final class ManagedClientsFactory {
 	/**
 	 * Build a client's runtime from these settings, keeping the state of the one in force (SPEC §12): its breakers,
 	 * pauses, budget and throttle windows, poison list and rate limits carry over; a channel added starts fresh,
-	 * a channel removed goes, its breaker with it.
+	 * a channel removed goes, its breaker with it, a channel whose URL changed gets a fresh breaker.
 	 * @param name the client name
 	 * @param previous the runtime in force
 	 * @return the new runtime
@@ -212,6 +212,18 @@ final class ManagedClientsFactory {
 		Set<String> configured = (client != null) ? client.getChannels().keySet() : Set.of();
 		kept.keySet().stream().filter((channel) -> !channel.equals(OriginalResponse.PRIMARY) && !configured.contains(channel))
 			.forEach((channel) -> this.breakers.remove(ChannelSettings.breakerName(name, channel)));
+		if (client != null) {
+			// A channel that now points elsewhere is another upstream: what its breaker learned was about the old one.
+			client.getChannels().forEach((channel, url) -> {
+				Channel was = kept.get(channel);
+				if (was != null && !ChannelSettings.baseUrl(url).equals(was.baseUrl())) {
+					String breakerName = ChannelSettings.breakerName(name, channel);
+					this.breakers.remove(breakerName);
+					kept.put(channel, new Channel(channel, was.baseUrl(),
+							this.breakers.forChannel(breakerName, name, channel), was.pause()));
+				}
+			});
+		}
 		return runtime(name, client, previous.breaker(), overload, previous.clock(),
 				previous.poison(), kept, previous.unknownStatusesSeen());
 	}

@@ -339,6 +339,24 @@ class ReloadTests extends LoopbackUpstream {
 	}
 
 	@Test
+	void aChannelThatNowPointsElsewhereGetsAFreshBreaker() {
+		String key = "triage.clients.inventory.channels.backup";
+		set(key, upstream.baseUrl());
+		this.breakers.find("inventory-backup").get().transitionToOpenState();
+
+		set(MAX_ATTEMPTS, "2");
+		assertThat(this.breakers.find("inventory-backup").get().getState()).as("the same URL: state kept")
+			.isEqualTo(CircuitBreaker.State.OPEN);
+
+		set(key, upstream.baseUrl() + "/elsewhere");
+		assertThat(this.breakers.find("inventory-backup").get().getState()).as("another upstream: a fresh breaker")
+			.isEqualTo(CircuitBreaker.State.CLOSED);
+		assertThat(this.clients.find("inventory").channels().all()).extracting(Channel::baseUrl)
+			.containsExactly(null, upstream.baseUrl() + "/elsewhere");
+		assertThat(this.clients.find("inventory").channels().all().get(1).available()).isTrue();
+	}
+
+	@Test
 	void channelsWrittenInAnotherOrderFailOverInThatOrder(CapturedOutput output) {
 		Map<String, Object> ordered = new LinkedHashMap<>();
 		ordered.put("triage.clients.inventory.channels.backup", upstream.baseUrl());
