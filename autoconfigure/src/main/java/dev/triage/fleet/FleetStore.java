@@ -49,6 +49,9 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 
 	private static final int LATE_IN_A_ROW = 3;
 
+	/** When a heartbeat's ping is late while Redis is available. */
+	private static final Duration PING_LATE = Duration.ofSeconds(1);
+
 	/** Every 20 heartbeat ticks (5 s by default) the repairs run: what pub/sub may have missed is read again. */
 	private static final int REPAIR_TICKS = 20;
 
@@ -133,7 +136,7 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 	}
 
 	/**
-	 * Run a Redis command on the store's threads with a bound of its own (startup only).
+	 * Run a Redis command on the store's threads with a bound of its own (at startup, the heartbeat).
 	 * @param <T> the result type
 	 * @param operation what the command does, for the log
 	 * @param command the command
@@ -260,10 +263,17 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 		this.commands.shutdownNow();
 	}
 
+	/**
+	 * Ping Redis. While it is available, a ping is late only after {@link #PING_LATE} (or the timeout, if longer):
+	 * no caller waits on it, and a JVM that is starting on a busy machine answers its first pings late without Redis
+	 * being any slower (its callers' own late commands still count). While Redis is unavailable, a ping must come
+	 * within the timeout to find it again.
+	 */
 	private void beat() {
 		if (this.beating.compareAndSet(false, true)) {
+			Duration bound = (this.connected.get() && PING_LATE.compareTo(this.timeout) > 0) ? PING_LATE : this.timeout;
 			submit("ping", (redis) -> redis.execute((org.springframework.data.redis.core.RedisCallback<String>) (
-					connection) -> connection.ping()))
+					connection) -> connection.ping()), bound)
 				.whenComplete((pong, failure) -> this.beating.set(false));
 		}
 	}
