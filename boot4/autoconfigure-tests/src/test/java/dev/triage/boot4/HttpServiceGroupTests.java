@@ -37,8 +37,11 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreaker;
 import org.springframework.cloud.client.circuitbreaker.CircuitBreakerFactory;
 import org.springframework.cloud.client.circuitbreaker.ConfigBuilder;
@@ -56,6 +59,7 @@ import org.springframework.web.service.registry.ImportHttpServices;
  * client named after its group, with its base URL ({@code spring.http.serviceclient.<group>.base-url}) as the
  * primary channel; a second retry layer ({@code @Retryable}) on a managed group fails startup.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class HttpServiceGroupTests {
 
 	@RegisterExtension
@@ -107,6 +111,29 @@ class HttpServiceGroupTests {
 		assertThat(thrown).isNotNull();
 		assertThat(rootCause(thrown).getMessage()).contains("@Retryable on RetryingApi#item");
 		assertThat(wireCount()).isZero();
+	}
+
+	/**
+	 * Spring Boot's client factory property set to the JDK's HttpClient: said once per client at WARN (in each
+	 * application), and the client's deadline lowers each attempt's timeout.
+	 */
+	@Test
+	void aGroupOnTheJdkHttpClientIsSaidAndKeepsItsDeadline(CapturedOutput output) {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(200).withBody("late").withFixedDelay(5_000)));
+		for (int application = 1; application <= 2; application++) {
+			try (ConfigurableApplicationContext context = run(GroupApplication.class,
+					"--spring.http.clients.imperative.factory=jdk", "--triage.clients.catalog.deadline=1s")) {
+				long start = System.nanoTime();
+				Throwable thrown = catchThrowable(() -> context.getBean(CatalogApi.class).item("1"));
+				long tookMillis = (System.nanoTime() - start) / 1_000_000;
+
+				assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+				assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.READ_TIMEOUT);
+				assertThat(tookMillis).as("ended at its deadline, not when the answer came").isLessThan(4_000);
+			}
+			assertThat(output.getOut().split("Client 'catalog': its RestClient's request factory sends with the JDK's "
+					+ "HttpClient", -1)).as("said once in each application").hasSize(application + 1);
+		}
 	}
 
 	@Test
