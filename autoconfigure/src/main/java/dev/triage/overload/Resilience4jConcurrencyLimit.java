@@ -25,34 +25,42 @@ import io.github.resilience4j.bulkhead.BulkheadRegistry;
  */
 public final class Resilience4jConcurrencyLimit implements ConcurrencyLimit {
 
-	private final Bulkhead bulkhead;
+	private final String name;
+
+	/** {@code null} while its settings are removed: no bulkhead, no check. */
+	private volatile Bulkhead bulkhead;
 
 	/**
 	 * Create an instance.
 	 * @param bulkhead the bulkhead of one client
 	 */
 	public Resilience4jConcurrencyLimit(Bulkhead bulkhead) {
+		this.name = bulkhead.getName();
 		this.bulkhead = bulkhead;
 	}
 
 	@Override
 	public boolean acquire() {
-		return this.bulkhead.tryAcquirePermission();
+		Bulkhead bulkhead = this.bulkhead;
+		return bulkhead == null || bulkhead.tryAcquirePermission();
 	}
 
 	@Override
 	public void release() {
-		this.bulkhead.onComplete();
+		Bulkhead bulkhead = this.bulkhead;
+		if (bulkhead != null) {
+			bulkhead.onComplete();
+		}
 	}
 
 	@Override
 	public String name() {
-		return this.bulkhead.getName();
+		return (this.bulkhead != null) ? this.name : null;
 	}
 
 	/**
 	 * Return the Resilience4j bulkhead underneath.
-	 * @return the bulkhead in use
+	 * @return the bulkhead in use, {@code null} while its settings are removed
 	 */
 	public Bulkhead bulkhead() {
 		return this.bulkhead;
@@ -60,14 +68,24 @@ public final class Resilience4jConcurrencyLimit implements ConcurrencyLimit {
 
 	/**
 	 * Follow the settings of a registry Resilience4j built anew (on a refresh): this bulkhead takes them, keeps
-	 * the permits it gave and goes back into the registry.
+	 * the permits it gave and goes back into the registry. Its settings removed, the client has no bulkhead
+	 * (Resilience4j's defaults, 25 concurrent calls, are not one), until they come back.
 	 * @param registry the new registry
+	 * @param configured whether the bulkhead's settings are still there
 	 */
-	void registryRebuilt(BulkheadRegistry registry) {
-		Bulkhead fresh = registry.bulkhead(this.bulkhead.getName());
-		if (fresh != this.bulkhead) {
-			this.bulkhead.changeConfig(fresh.getBulkheadConfig());
-			registry.replace(this.bulkhead.getName(), this.bulkhead);
+	void registryRebuilt(BulkheadRegistry registry, boolean configured) {
+		Bulkhead live = this.bulkhead;
+		if (!configured) {
+			this.bulkhead = null;
+			return;
+		}
+		Bulkhead fresh = registry.bulkhead(this.name);
+		if (live == null) {
+			this.bulkhead = fresh;
+		}
+		else if (fresh != live) {
+			live.changeConfig(fresh.getBulkheadConfig());
+			registry.replace(this.name, live);
 		}
 	}
 

@@ -16,11 +16,14 @@
 package dev.triage.overload;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.github.resilience4j.bulkhead.BulkheadRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * The Resilience4j bulkheads of the clients whose names have one configured
@@ -28,11 +31,16 @@ import io.github.resilience4j.bulkhead.BulkheadRegistry;
  */
 public final class Resilience4jConcurrencyLimits implements ConcurrencyLimits {
 
+	private static final Log logger = LogFactory.getLog(Resilience4jConcurrencyLimits.class);
+
 	private final Supplier<BulkheadRegistry> registry;
 
 	private final Predicate<String> configured;
 
 	private final Map<String, Resilience4jConcurrencyLimit> known = new ConcurrentHashMap<>();
+
+	/** The clients that had none when their runtime was built (a bulkhead added later takes effect at the next start). */
+	private final Set<String> without = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * Create an instance.
@@ -48,6 +56,7 @@ public final class Resilience4jConcurrencyLimits implements ConcurrencyLimits {
 	public ConcurrencyLimit forClient(String client) {
 		BulkheadRegistry bulkheads = this.registry.get();
 		if (bulkheads == null || !this.configured.test(client)) {
+			this.without.add(client);
 			return ConcurrencyLimit.NONE;
 		}
 		return this.known.computeIfAbsent(client, (name) -> new Resilience4jConcurrencyLimit(bulkheads.bulkhead(name)));
@@ -60,7 +69,13 @@ public final class Resilience4jConcurrencyLimits implements ConcurrencyLimits {
 	public void registryRebuilt() {
 		BulkheadRegistry bulkheads = this.registry.get();
 		if (bulkheads != null) {
-			this.known.values().forEach((limit) -> limit.registryRebuilt(bulkheads));
+			this.known.forEach((client, limit) -> limit.registryRebuilt(bulkheads, this.configured.test(client)));
+			this.without.stream().filter(this.configured).forEach((client) -> {
+				if (this.without.remove(client)) {
+					logger.warn("A bulkhead for client '" + client + "' (resilience4j.bulkhead.instances." + client
+							+ ") was added while the application runs: Triage takes it at the next start");
+				}
+			});
 		}
 	}
 

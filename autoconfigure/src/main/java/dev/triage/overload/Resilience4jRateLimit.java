@@ -30,7 +30,12 @@ import io.github.resilience4j.ratelimiter.internal.AtomicRateLimiter;
  */
 public final class Resilience4jRateLimit implements RateLimit {
 
-	/** Replaced only when a refresh rebuilt the registry with another refresh period for this limiter. */
+	private final String name;
+
+	/**
+	 * Replaced only when a refresh rebuilt the registry with another refresh period for this limiter; {@code null}
+	 * while its settings are removed (no limiter, no check).
+	 */
 	private volatile RateLimiter limiter;
 
 	/**
@@ -38,12 +43,14 @@ public final class Resilience4jRateLimit implements RateLimit {
 	 * @param limiter the limiter of one client
 	 */
 	public Resilience4jRateLimit(RateLimiter limiter) {
+		this.name = limiter.getName();
 		this.limiter = limiter;
 	}
 
 	@Override
 	public boolean acquire() {
-		return this.limiter.acquirePermission();
+		RateLimiter limiter = this.limiter;
+		return limiter == null || limiter.acquirePermission();
 	}
 
 	/**
@@ -55,6 +62,9 @@ public final class Resilience4jRateLimit implements RateLimit {
 	@Override
 	public boolean acquire(long maxWaitNanos) {
 		RateLimiter limiter = this.limiter;
+		if (limiter == null) {
+			return true;
+		}
 		if (maxWaitNanos >= limiter.getRateLimiterConfig().getTimeoutDuration().toNanos()) {
 			return limiter.acquirePermission();
 		}
@@ -79,17 +89,18 @@ public final class Resilience4jRateLimit implements RateLimit {
 
 	@Override
 	public String name() {
-		return this.limiter.getName();
+		return (this.limiter != null) ? this.name : null;
 	}
 
 	@Override
 	public int availablePermissions() {
-		return this.limiter.getMetrics().getAvailablePermissions();
+		RateLimiter limiter = this.limiter;
+		return (limiter != null) ? limiter.getMetrics().getAvailablePermissions() : -1;
 	}
 
 	/**
 	 * Return the Resilience4j limiter underneath.
-	 * @return the limiter in use
+	 * @return the limiter in use, {@code null} while its settings are removed
 	 */
 	public RateLimiter limiter() {
 		return this.limiter;
@@ -97,12 +108,22 @@ public final class Resilience4jRateLimit implements RateLimit {
 
 	/**
 	 * Follow the settings of a registry Resilience4j built anew (on a refresh): a new limit or timeout applies to
-	 * this limiter, which goes back into the registry; a new refresh period takes the new registry's limiter.
+	 * this limiter, which goes back into the registry; a new refresh period takes the new registry's limiter. Its
+	 * settings removed, the client has no limiter (Resilience4j's defaults are not one), until they come back.
 	 * @param registry the new registry
+	 * @param configured whether the limiter's settings are still there
 	 */
-	void registryRebuilt(RateLimiterRegistry registry) {
+	void registryRebuilt(RateLimiterRegistry registry, boolean configured) {
 		RateLimiter live = this.limiter;
-		RateLimiter fresh = registry.rateLimiter(live.getName());
+		if (!configured) {
+			this.limiter = null;
+			return;
+		}
+		RateLimiter fresh = registry.rateLimiter(this.name);
+		if (live == null) {
+			this.limiter = fresh;
+			return;
+		}
 		if (fresh == live) {
 			return;
 		}

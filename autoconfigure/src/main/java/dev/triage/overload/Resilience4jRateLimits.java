@@ -16,11 +16,14 @@
 package dev.triage.overload;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * The Resilience4j rate limiters of the clients whose names have one configured
@@ -28,11 +31,16 @@ import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
  */
 public final class Resilience4jRateLimits implements RateLimits {
 
+	private static final Log logger = LogFactory.getLog(Resilience4jRateLimits.class);
+
 	private final Supplier<RateLimiterRegistry> registry;
 
 	private final Predicate<String> configured;
 
 	private final Map<String, Resilience4jRateLimit> known = new ConcurrentHashMap<>();
+
+	/** The clients that had none when their runtime was built (a rate limiter added later takes effect at the next start). */
+	private final Set<String> without = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * Create an instance.
@@ -48,6 +56,7 @@ public final class Resilience4jRateLimits implements RateLimits {
 	public RateLimit forClient(String client) {
 		RateLimiterRegistry limiters = this.registry.get();
 		if (limiters == null || !this.configured.test(client)) {
+			this.without.add(client);
 			return RateLimit.NONE;
 		}
 		return this.known.computeIfAbsent(client, (name) -> new Resilience4jRateLimit(limiters.rateLimiter(name)));
@@ -60,7 +69,13 @@ public final class Resilience4jRateLimits implements RateLimits {
 	public void registryRebuilt() {
 		RateLimiterRegistry limiters = this.registry.get();
 		if (limiters != null) {
-			this.known.values().forEach((limit) -> limit.registryRebuilt(limiters));
+			this.known.forEach((client, limit) -> limit.registryRebuilt(limiters, this.configured.test(client)));
+			this.without.stream().filter(this.configured).forEach((client) -> {
+				if (this.without.remove(client)) {
+					logger.warn("A rate limiter for client '" + client + "' (resilience4j.ratelimiter.instances." + client
+							+ ") was added while the application runs: Triage takes it at the next start");
+				}
+			});
 		}
 	}
 

@@ -22,6 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import dev.triage.UpstreamUnavailableException;
@@ -42,11 +44,16 @@ import io.github.resilience4j.ratelimiter.RateLimiterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.cloud.context.refresh.ContextRefresher;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.core.env.MapPropertySource;
+import org.springframework.core.env.MutablePropertySources;
 
 /**
  * Resilience4j's Spring Boot 4 module builds its registries anew on a refresh, from its settings of then: a
@@ -62,6 +69,7 @@ import org.springframework.core.env.ConfigurableEnvironment;
 				"resilience4j.bulkhead.instances.billing.max-concurrent-calls=5",
 				"resilience4j.bulkhead.instances.billing.max-wait-duration=0",
 				"resilience4j.circuitbreaker.instances.inventory.failure-rate-threshold=60" })
+@ExtendWith(OutputCaptureExtension.class)
 class RefreshedResilience4jSettingsTests extends LoopbackUpstream {
 
 	private static final String CHANGED = "changed";
@@ -175,6 +183,46 @@ class RefreshedResilience4jSettingsTests extends LoopbackUpstream {
 		assertThat(limit().limiter().getRateLimiterConfig().getLimitRefreshPeriod()).isEqualTo(Duration.ofHours(2));
 		this.billing.invoices();
 		assertThat(this.limiters.rateLimiter("billing").getMetrics().getAvailablePermissions()).isEqualTo(99);
+	}
+
+	/**
+	 * A limiter and a bulkhead whose settings are removed while running are no limit (SPEC §8.4, §8.5: "no instance
+	 * configured: no limiter"): Resilience4j's defaults (a bulkhead of 25, a limiter of 50) took their place, and a
+	 * bulkhead removed during an incident refused more calls than before. Put back, they apply again.
+	 */
+	@Test
+	void aLimiterAndABulkheadRemovedWhileRunningAreNoLimitUntilTheyComeBack() {
+		MutablePropertySources sources = this.environment.getPropertySources();
+		String inlined = "Inlined Test Properties";
+		MapPropertySource original = (MapPropertySource) sources.get(inlined);
+		Map<String, Object> without = new LinkedHashMap<>(original.getSource());
+		without.keySet().removeIf((key) -> key.startsWith("resilience4j.ratelimiter.") || key.startsWith("resilience4j.bulkhead."));
+		try {
+			sources.replace(inlined, new MapPropertySource(inlined, without));
+			this.refresher.refresh();
+
+			assertThat(limit().limiter()).isNull();
+			assertThat(limit().name()).as("the endpoint shows no limiter").isNull();
+			assertThat(bulkhead().bulkhead()).isNull();
+			assertThat(this.limiters.find("billing")).as("no default limiter in its place").isEmpty();
+			assertThat(this.bulkheads.find("billing")).as("no default bulkhead in its place").isEmpty();
+			assertThat(this.billing.invoices()).isEqualTo("ok");
+		}
+		finally {
+			sources.replace(inlined, original);
+			this.refresher.refresh();
+		}
+		assertThat(limit().limiter().getRateLimiterConfig().getLimitForPeriod()).isEqualTo(100);
+		assertThat(bulkhead().bulkhead().getBulkheadConfig().getMaxConcurrentCalls()).isEqualTo(5);
+		assertThat(this.bulkheads.bulkhead("billing")).isSameAs(bulkhead().bulkhead());
+	}
+
+	@Test
+	void aLimiterAddedWhileRunningIsSaidToTakeEffectAtTheNextStart(CapturedOutput output) {
+		change("resilience4j.ratelimiter.instances.inventory.limit-for-period=1");
+
+		assertThat(output).contains("A rate limiter for client 'inventory' (resilience4j.ratelimiter.instances."
+				+ "inventory) was added while the application runs: Triage takes it at the next start");
 	}
 
 	private void change(String... properties) {
