@@ -20,7 +20,8 @@ import java.lang.reflect.Field;
 
 /**
  * What another library holds but has no getter for (HttpClient 5's execution chain, Spring's {@code RestClient}
- * builder, Feign's OkHttp client), read from its fields when a client is built, never per call.
+ * builder, Feign's OkHttp client), read from its fields when a client is built, never per call; a field that must
+ * be read per call (a request's connection) is looked up once ({@link #field}).
  */
 public final class PrivateFields {
 
@@ -38,6 +39,19 @@ public final class PrivateFields {
 		Field field = target.getClass().getDeclaredField(name);
 		field.setAccessible(true);
 		return field.get(target);
+	}
+
+	/**
+	 * Resolve a private field once, to read it later without looking it up again.
+	 * @param type the class that declares it
+	 * @param name the field
+	 * @return the field, accessible
+	 * @throws ReflectiveOperationException when there is no such field
+	 */
+	public static Field field(Class<?> type, String name) throws ReflectiveOperationException {
+		Field field = type.getDeclaredField(name);
+		field.setAccessible(true);
+		return field;
 	}
 
 }

@@ -17,6 +17,7 @@
 package dev.triage.restclient;
 
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.lang.reflect.Method;
 import java.net.HttpURLConnection;
 import java.net.URI;
@@ -53,13 +54,31 @@ final class JdkClientDeadline implements ClientHttpRequestFactory {
 	private static final Method COMPRESSION = ReflectionUtils.findMethod(JdkClientHttpRequestFactory.class,
 			"enableCompression", boolean.class);
 
+	/** The connection of a {@code SimpleClientHttpRequest} (looked up once per request class; {@code null}: none). */
+	private static final ClassValue<Field> CONNECTION = new ClassValue<>() {
+		@Override
+		protected Field computeValue(Class<?> type) {
+			try {
+				return PrivateFields.field(type, "connection");
+			}
+			catch (ReflectiveOperationException | RuntimeException ex) {
+				logger.debug("Cannot read the HttpURLConnection of " + type.getName(), ex);
+				return null;
+			}
+		}
+	};
+
 	private final ClientHttpRequestFactory delegate;
 
 	private final ManagedClient client;
 
-	private JdkClientDeadline(ClientHttpRequestFactory delegate, ManagedClient client) {
+	/** What the JDK HttpClient factory holds, read when it is wrapped; {@code null} on the simple factory. */
+	private final JdkParts jdk;
+
+	private JdkClientDeadline(ClientHttpRequestFactory delegate, ManagedClient client, JdkParts jdk) {
 		this.delegate = delegate;
 		this.client = client;
+		this.jdk = jdk;
 	}
 
 	/**
@@ -70,8 +89,12 @@ final class JdkClientDeadline implements ClientHttpRequestFactory {
 	 */
 	static ClientHttpRequestFactory of(ClientHttpRequestFactory factory, ManagedClient client) {
 		ClientHttpRequestFactory own = unwrap(factory);
-		if (own instanceof SimpleClientHttpRequestFactory || own instanceof JdkClientHttpRequestFactory) {
-			return new JdkClientDeadline(own, client);
+		if (own instanceof SimpleClientHttpRequestFactory) {
+			return new JdkClientDeadline(own, client, null);
+		}
+		if (own instanceof JdkClientHttpRequestFactory jdkFactory) {
+			JdkParts parts = JdkParts.of(jdkFactory);
+			return (parts != null) ? new JdkClientDeadline(own, client, parts) : factory;
 		}
 		return factory;
 	}
@@ -92,16 +115,20 @@ final class JdkClientDeadline implements ClientHttpRequestFactory {
 			return this.delegate.createRequest(uri, httpMethod);
 		}
 		Engine engine = call.engine();
-		if (this.delegate instanceof JdkClientHttpRequestFactory jdk) {
-			return jdkRequest(jdk, engine, call, uri, httpMethod);
+		if (this.jdk != null) {
+			return this.jdk.request((JdkClientHttpRequestFactory) this.delegate, engine, call, uri, httpMethod);
 		}
 		ClientHttpRequest request = this.delegate.createRequest(uri, httpMethod);
+		Field field = CONNECTION.get(request.getClass());
 		HttpURLConnection connection;
 		try {
-			connection = (HttpURLConnection) PrivateFields.read(request, "connection");
+			connection = (field != null) ? (HttpURLConnection) field.get(request) : null;
 		}
 		catch (ReflectiveOperationException | RuntimeException ex) {
 			logger.debug("Cannot read the HttpURLConnection of " + request.getClass().getName(), ex);
+			connection = null;
+		}
+		if (connection == null) {
 			return request;
 		}
 		int connect = within(engine, call, connection.getConnectTimeout());
@@ -112,38 +139,59 @@ final class JdkClientDeadline implements ClientHttpRequestFactory {
 		return request;
 	}
 
-	private static ClientHttpRequest jdkRequest(JdkClientHttpRequestFactory jdk, Engine engine, Call call, URI uri,
-			HttpMethod httpMethod) throws IOException {
-		HttpClient httpClient;
-		Executor executor;
-		Duration configured;
-		try {
-			httpClient = (HttpClient) PrivateFields.read(jdk, "httpClient");
-			executor = (Executor) PrivateFields.read(jdk, "executor");
-			configured = (Duration) PrivateFields.read(jdk, "readTimeout");
-		}
-		catch (ReflectiveOperationException | RuntimeException ex) {
-			logger.debug("Cannot read the HttpClient of " + jdk.getClass().getName(), ex);
-			return jdk.createRequest(uri, httpMethod);
-		}
-		int read = within(engine, call, (configured != null) ? (int) Math.min(Integer.MAX_VALUE, configured.toMillis()) : 0);
-		call.clientTimeouts(httpClient.connectTimeout().orElse(null), shown(read));
-		if (read == 0 || (configured != null && read == configured.toMillis())) {
-			return jdk.createRequest(uri, httpMethod);
-		}
-		// The request's timeout is the factory's: a factory on the same HttpClient (its connections, its executor)
-		// with what is left of the deadline (and, on Spring Framework 7, the same compression).
-		JdkClientHttpRequestFactory shorter = new JdkClientHttpRequestFactory(httpClient, executor);
-		shorter.setReadTimeout(Duration.ofMillis(read));
-		if (COMPRESSION != null) {
+	/**
+	 * A {@link JdkClientHttpRequestFactory}'s {@code HttpClient}, executor and compression, read once when it is
+	 * wrapped; its read timeout is read per attempt through a field looked up once (a later {@code setReadTimeout}
+	 * is followed).
+	 */
+	private record JdkParts(HttpClient httpClient, Executor executor, Object compression, Field readTimeout) {
+
+		static JdkParts of(JdkClientHttpRequestFactory factory) {
 			try {
-				COMPRESSION.invoke(shorter, PrivateFields.read(jdk, "compression"));
+				Class<?> type = JdkClientHttpRequestFactory.class;
+				Object compression = (COMPRESSION != null) ? PrivateFields.field(type, "compression").get(factory)
+						: null;
+				return new JdkParts((HttpClient) PrivateFields.field(type, "httpClient").get(factory),
+						(Executor) PrivateFields.field(type, "executor").get(factory), compression,
+						PrivateFields.field(type, "readTimeout"));
 			}
 			catch (ReflectiveOperationException | RuntimeException ex) {
-				logger.debug("Cannot copy the compression of " + jdk, ex);
+				logger.debug("Cannot read the HttpClient of " + factory.getClass().getName(), ex);
+				return null;
 			}
 		}
-		return shorter.createRequest(uri, httpMethod);
+
+		ClientHttpRequest request(JdkClientHttpRequestFactory factory, Engine engine, Call call, URI uri,
+				HttpMethod httpMethod) throws IOException {
+			Duration configured;
+			try {
+				configured = (Duration) this.readTimeout.get(factory);
+			}
+			catch (ReflectiveOperationException | RuntimeException ex) {
+				logger.debug("Cannot read the read timeout of " + factory.getClass().getName(), ex);
+				return factory.createRequest(uri, httpMethod);
+			}
+			int read = within(engine, call,
+					(configured != null) ? (int) Math.min(Integer.MAX_VALUE, configured.toMillis()) : 0);
+			call.clientTimeouts(this.httpClient.connectTimeout().orElse(null), shown(read));
+			if (read == 0 || (configured != null && read == configured.toMillis())) {
+				return factory.createRequest(uri, httpMethod);
+			}
+			// The request's timeout is the factory's: a factory on the same HttpClient (its connections, its
+			// executor) with what is left of the deadline (and, on Spring Framework 7, the same compression).
+			JdkClientHttpRequestFactory shorter = new JdkClientHttpRequestFactory(this.httpClient, this.executor);
+			shorter.setReadTimeout(Duration.ofMillis(read));
+			if (COMPRESSION != null && this.compression != null) {
+				try {
+					COMPRESSION.invoke(shorter, this.compression);
+				}
+				catch (ReflectiveOperationException | RuntimeException ex) {
+					logger.debug("Cannot copy the compression of " + factory, ex);
+				}
+			}
+			return shorter.createRequest(uri, httpMethod);
+		}
+
 	}
 
 	/**

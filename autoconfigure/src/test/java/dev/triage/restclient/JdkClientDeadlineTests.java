@@ -46,11 +46,12 @@ import org.springframework.web.client.RestClient;
  */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "test.upstream.inventory=http://127.0.0.1:9", "test.upstream.billing=http://127.0.0.1:9",
-				"triage.clients.late-simple.deadline=1s", "triage.clients.late-jdk.deadline=1s" })
+				"triage.clients.late-simple.deadline=1s", "triage.clients.late-jdk.deadline=1s",
+				"triage.clients.late-jdk-own.deadline=1s" })
 class JdkClientDeadlineTests {
 
 	/** When the slow upstream answers: well after the deadline, so that a call that waited for it is told apart. */
-	private static final Duration ANSWER_AFTER = Duration.ofSeconds(5);
+	private static final Duration ANSWER_AFTER = Duration.ofSeconds(8);
 
 	static RawServer upstream;
 
@@ -79,6 +80,26 @@ class JdkClientDeadlineTests {
 	@Test
 	void onTheJdkHttpClientTheDeadlineEndsTheCall() {
 		assertEndsAtTheDeadline("late-jdk", new JdkClientHttpRequestFactory());
+	}
+
+	@Test
+	void onTheApplicationsOwnJdkFactoryClassTheDeadlineEndsTheCall() {
+		assertEndsAtTheDeadline("late-jdk-own", new JdkClientHttpRequestFactory() {
+		});
+	}
+
+	@Test
+	void aReadTimeoutSetOnTheJdkFactoryAfterTheClientWasBuiltIsFollowedAndReported() {
+		JdkClientHttpRequestFactory factory = new JdkClientHttpRequestFactory();
+		InventoryClient inventory = this.triage.createClient("jdk-set-later", InventoryClient.class,
+				RestClient.builder().baseUrl(upstream.url()).requestFactory(factory).build());
+		factory.setReadTimeout(Duration.ofMillis(300));
+
+		Throwable thrown = catchThrowable(() -> inventory.item("1"));
+
+		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+		assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.READ_TIMEOUT);
+		assertThat(((UpstreamTransportException) thrown).configuredTimeout()).isEqualTo(Duration.ofMillis(300));
 	}
 
 	@Test
