@@ -95,6 +95,9 @@ public final class Call {
 	/** Whether the HTTP client said it sends a request of the current attempt. */
 	private boolean attemptSent;
 
+	/** Whether the current attempt's request names no host to send it to. */
+	private boolean attemptWithoutHost;
+
 	private BodyGuard bodyGuard;
 
 	private Call(Engine engine, String methodKey, Slot slot) {
@@ -330,6 +333,7 @@ public final class Call {
 		this.lastChannel = channelName;
 		this.attemptExchange = null;
 		this.attemptSent = false;
+		this.attemptWithoutHost = false;
 		this.tries++;
 		return ++this.attempts;
 	}
@@ -380,6 +384,22 @@ public final class Call {
 	 */
 	public String lastChannel() {
 		return this.lastChannel;
+	}
+
+	/**
+	 * The adapter found that the current attempt's request names no host (a relative URL: an HTTP service group
+	 * without a base URL): no HTTP client could send it, whatever it failed with.
+	 */
+	public void attemptWithoutHost() {
+		this.attemptWithoutHost = true;
+	}
+
+	/**
+	 * Return whether the current attempt's request names no host.
+	 * @return whether it does not
+	 */
+	boolean attemptHasNoHost() {
+		return this.attemptWithoutHost;
 	}
 
 	/** The last attempt never got a connection, so it did not reach the wire; it still counts as a try. */

@@ -171,8 +171,8 @@ public final class Engine {
 			failure = cutAs;
 		}
 		// Nothing reached the wire when the attempt never had a connection to send on, unless a request of it did
-		// before (a redirect the client followed).
-		boolean reached = !failure.beforeTheWire() || call.attemptSent();
+		// before (a redirect the client followed), or when its request named no host.
+		boolean reached = !call.attemptHasNoHost() && (!failure.beforeTheWire() || call.attemptSent());
 		if (!reached) {
 			call.attemptNotSent();
 		}

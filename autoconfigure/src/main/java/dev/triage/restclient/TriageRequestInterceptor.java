@@ -181,7 +181,12 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 				// Not taken by an HTTP client that has no Triage handler: no later exchange is the attempt's.
 				notTaken = call.takeExchange();
 			}
-			if (notTaken && (response != null || failed != null)) {
+			boolean withoutHost = failed != null && sent.getURI().getHost() == null;
+			if (withoutHost) {
+				// A relative URL (no base URL): the HTTP client failed before sending anything.
+				call.attemptWithoutHost();
+			}
+			else if (notTaken && (response != null || failed != null)) {
 				HiddenRetries.sentUnbound(this.client);
 			}
 			if (failed != null) {
