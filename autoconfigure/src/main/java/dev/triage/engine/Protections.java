@@ -87,13 +87,12 @@ final class Protections {
 
 		@Override
 		public void answered(Attempt attempt, Outcome outcome) {
-			if (outcome.raw) {
+			if (outcome.raw || outcome.success()) {
+				// A 2xx is told when its body has arrived (settled): one that breaks off or carries an error event
+				// is no sign that the upstream answers.
 				return;
 			}
-			if (outcome.success()) {
-				this.poison.onSuccess(attempt.method, attempt.url);
-			}
-			else if (outcome.responded && this.poison.isPoisonStatus(outcome.status)) {
+			if (outcome.responded && this.poison.isPoisonStatus(outcome.status)) {
 				String print = (attempt.fingerprint != null) ? attempt.fingerprint : fingerprint(attempt);
 				boolean poisoned = this.poison.onPoisonStatus(print, attempt.method, attempt.url,
 						(failures) -> new PoisonRequestEvent(this.runtime.name(), attempt.call.methodKey(),
@@ -104,6 +103,17 @@ final class Protections {
 				}
 				return;
 			}
+			if (attempt.fingerprint != null) {
+				this.poison.onOtherOutcome(attempt.fingerprint);
+			}
+		}
+
+		@Override
+		public void settled(Attempt attempt, Outcome outcome) {
+			if (outcome.raw || !outcome.success()) {
+				return;
+			}
+			this.poison.onSuccess(attempt.method, attempt.url);
 			if (attempt.fingerprint != null) {
 				this.poison.onOtherOutcome(attempt.fingerprint);
 			}

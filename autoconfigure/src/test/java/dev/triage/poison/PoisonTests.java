@@ -154,6 +154,25 @@ class PoisonTests extends LoopbackUpstream {
 	}
 
 	@Test
+	void aTwoHundredWhoseBodyCarriesAnErrorEventOrBreaksOffIsNoSignThatTheUpstreamAnswers() {
+		// SPEC §10: "During an outage (nothing else succeeds) nothing becomes poison"; a 2xx is a success only once
+		// its body has arrived (SPEC §4.1), so an outage answered with error events or bodies cut short is one.
+		upstream.stubFor(get(urlPathEqualTo("/items/stream-error")).willReturn(aResponse().withStatus(200)
+			.withHeader("Content-Type", "text/event-stream")
+			.withBody("data: {\"error\":{\"type\":\"overloaded\"}}\n\n")));
+		upstream.stubFor(get(urlPathEqualTo("/items/cut")).willReturn(aResponse().withStatus(200)
+			.withFault(com.github.tomakehurst.wiremock.http.Fault.MALFORMED_RESPONSE_CHUNK)));
+		assertThat(catchThrowable(() -> this.inventory.item("stream-error"))).isInstanceOf(UpstreamResponseException.class);
+		assertThat(catchThrowable(() -> this.inventory.item("cut"))).isNotNull();
+		upstream.resetRequests();
+
+		assertThat(catchThrowable(() -> this.inventory.item("bad"))).isInstanceOf(UpstreamResponseException.class);
+
+		assertThat(wireCount()).as("the 500 row's four attempts, not cut short as poison").isEqualTo(4);
+		assertThat(this.deadLetter.events).isEmpty();
+	}
+
+	@Test
 	void postBodiesAreFingerprintedApart() {
 		upstream.stubFor(post(urlPathEqualTo("/orders")).withRequestBody(equalTo("{\"sku\":\"bad\"}"))
 			.willReturn(aResponse().withStatus(500)));
