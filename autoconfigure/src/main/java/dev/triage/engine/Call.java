@@ -100,6 +100,9 @@ public final class Call {
 
 	private BodyGuard bodyGuard;
 
+	/** The last attempt's 2xx body as the adapter handed it on, to be read after the attempt. */
+	private Engine.Settlement lastBody;
+
 	private Call(Engine engine, String methodKey, Slot slot) {
 		this.engine = engine;
 		this.runtime = engine.runtime();
@@ -172,6 +175,22 @@ public final class Call {
 	public void close() {
 		this.abort.cancel();
 		this.slot.call = this.outer;
+	}
+
+	/**
+	 * The adapter hands the current attempt's 2xx body on, guarded by this settlement.
+	 * @param settlement how the body ends
+	 */
+	public void lastBody(Engine.Settlement settlement) {
+		this.lastBody = settlement;
+	}
+
+	/**
+	 * Return the last attempt's 2xx body as the adapter handed it on.
+	 * @return its settlement, {@code null} when the last attempt handed no guarded 2xx body on
+	 */
+	public Engine.Settlement lastBody() {
+		return this.lastBody;
 	}
 
 	/**
@@ -334,6 +353,7 @@ public final class Call {
 		this.attemptExchange = null;
 		this.attemptSent = false;
 		this.attemptWithoutHost = false;
+		this.lastBody = null;
 		this.tries++;
 		return ++this.attempts;
 	}

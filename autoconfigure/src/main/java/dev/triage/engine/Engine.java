@@ -396,6 +396,12 @@ public final class Engine {
 		 */
 		private volatile Call ends;
 
+		/** Whether a reader of a body that breaks off gets the call's {@link UpstreamTransportException}. */
+		private volatile boolean typedOnRead;
+
+		/** What the body ended in when it broke off or carried an error event; {@code null} otherwise. */
+		private volatile UpstreamException endedWith;
+
 		Settlement(Attempt attempt, Outcome outcome) {
 			this.attempt = attempt;
 			this.status = outcome.status;
@@ -460,7 +466,35 @@ public final class Engine {
 		 * breaks off gets Triage's {@link UpstreamTransportException}, as a caller of the call would.
 		 */
 		public void endsCall() {
+			this.typedOnRead = true;
 			this.ends = this.attempt.call;
+		}
+
+		/**
+		 * The call's adapter returns this 2xx body to its caller (a service method returning an
+		 * {@code InputStream}, a Feign method returning the {@code feign.Response} of an event stream): report the
+		 * call now if the body already settled, as what it ended in (a body read ahead to an error event, or that
+		 * broke off), else let the body end the call when it settles. A reader of a body that breaks off gets the
+		 * {@link TransportFailureException} (an {@code IOException}) an {@code InputStream} reader expects.
+		 * @return whether the body ends the call (it is still to be read), so the adapter must not close the call's
+		 * attempt bound
+		 */
+		public boolean returnedToCaller() {
+			Call call = this.attempt.call;
+			if (!this.settled) {
+				// Only the reading thread settles a body, and the caller has not got it yet.
+				this.ends = call;
+				return true;
+			}
+			UpstreamException failed = this.endedWith;
+			if (failed == null) {
+				report(call, CallOutcome.SUCCESS, null, null, false);
+			}
+			else {
+				call.failed(failed, call.lastRule());
+				reportFailure(call, failed);
+			}
+			return false;
 		}
 
 		/**
@@ -474,7 +508,7 @@ public final class Engine {
 		public IOException failedReading(IOException ex, Duration connectTimeout, Duration readTimeout) {
 			TransportFailureException recorded = failed(ex, connectTimeout, readTimeout);
 			Call ends = this.ends;
-			if (ends != null && failure() != null) {
+			if (ends != null && this.typedOnRead && failure() != null) {
 				throw (UpstreamTransportException) ends.lastFailure();
 			}
 			return (this.failure == recorded) ? recorded : (this.failure != null) ? this.failure : ex;
@@ -556,6 +590,7 @@ public final class Engine {
 			synchronized (this) {
 				this.failure = recorded;
 			}
+			this.endedWith = call.lastAnswer();
 			Call ends = this.ends;
 			if (ends != null) {
 				UpstreamException typed = call.lastAnswer();
@@ -588,6 +623,9 @@ public final class Engine {
 			}
 			call.answered(() -> answer, rule);
 			call.failed(answer, rule);
+			if (settledNow) {
+				this.endedWith = answer;
+			}
 			if (this.ends != null && settledNow) {
 				reportFailure(call, answer);
 			}

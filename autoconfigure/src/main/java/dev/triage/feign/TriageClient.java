@@ -137,6 +137,7 @@ final class TriageClient implements Client {
 			if (settlement == null) {
 				return response;
 			}
+			call.lastBody(settlement);
 			if (!watched && inEntity) {
 				// Apache HttpClient 5 guards the body inside its entity: the response goes on as it came, its
 				// headers not copied once more.

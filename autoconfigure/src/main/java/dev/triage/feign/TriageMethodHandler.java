@@ -59,6 +59,7 @@ final class TriageMethodHandler implements MethodHandler {
 	public Object invoke(Object[] argv) throws Throwable {
 		Engine engine = this.client.engine();
 		Call call = Call.open(engine, this.methodKey);
+		boolean bodyFollows = false;
 		try {
 			UpstreamUnavailableException refused = engine.refuseEarly(this.methodKey);
 			if (refused != null) {
@@ -71,11 +72,25 @@ final class TriageMethodHandler implements MethodHandler {
 			catch (RuntimeException thrown) {
 				return ended(engine, call, thrown, argv);
 			}
-			engine.report(call, CallOutcome.SUCCESS, null, null, false);
+			Engine.Settlement body = call.lastBody();
+			if (body != null) {
+				// The caller may read the body after this call (a feign.Response of an event stream): the body ends the call, a
+				// success once it has arrived, a failure if it breaks off or carries an error event.
+				bodyFollows = body.returnedToCaller();
+			}
+			else {
+				engine.report(call, CallOutcome.SUCCESS, null, null, false);
+			}
 			return result;
 		}
 		finally {
-			call.close();
+			if (bodyFollows) {
+				// The deadline still bounds the read.
+				call.closeBeforeBody();
+			}
+			else {
+				call.close();
+			}
 		}
 	}
 

@@ -208,6 +208,7 @@ public final class ManagedHttpServices implements TriageHttpServices {
 			Object[] args, Invocation invocation) throws Throwable {
 		Call call = Call.open(client, methodKey);
 		Engine engine = call.engine();
+		boolean bodyFollows = false;
 		try {
 			UpstreamUnavailableException refused = engine.refuseEarly(methodKey);
 			if (refused != null) {
@@ -253,11 +254,25 @@ public final class ManagedHttpServices implements TriageHttpServices {
 					engine.await(decision, answered);
 				}
 			}
-			engine.report(call, CallOutcome.SUCCESS, null, null, false);
+			Engine.Settlement body = call.lastBody();
+			if (body != null) {
+				// The caller may read the body after this call (an InputStream): the body ends the call, a
+				// success once it has arrived, a failure if it breaks off or carries an error event.
+				bodyFollows = body.returnedToCaller();
+			}
+			else {
+				engine.report(call, CallOutcome.SUCCESS, null, null, false);
+			}
 			return result;
 		}
 		finally {
-			call.close();
+			if (bodyFollows) {
+				// The deadline still bounds the read.
+				call.closeBeforeBody();
+			}
+			else {
+				call.close();
+			}
 		}
 	}
 

@@ -205,6 +205,7 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 			}
 			if (status >= 200 && status < 300) {
 				Engine.Settlement settlement = engine.succeeded(attempt, status, true);
+				call.lastBody(settlement);
 				return new GuardedResponse(response, settlement, call.clientConnectTimeout(), call.clientReadTimeout());
 			}
 			CapturedBody captured;
