@@ -605,14 +605,14 @@ public final class Engine {
 		 * {@code stream-error} row, and the call ends with it; it is never retried (part of the answer was
 		 * delivered).
 		 */
-		UpstreamResponseException streamError(byte[] event, String errorType) {
+		UpstreamResponseException streamError(byte[] event, boolean truncated, String errorType) {
 			long duration = System.nanoTime() - this.attempt.startNanos;
 			Attempt attempt = this.attempt;
 			Call call = attempt.call;
 			Rule rule = Engine.this.runtime.policy().forStreamError(errorType);
 			UpstreamResponseException answer = new UpstreamResponseException(original(call.methodKey(),
 					attempt.method, attempt.sentUrl, this.status, this.reason, this.headers,
-					new CapturedBody(event, false, errorType), attempt.number, Duration.ofNanos(call.elapsedNanos()),
+					new CapturedBody(event, truncated, errorType), attempt.number, Duration.ofNanos(call.elapsedNanos()),
 					attempt.channel.name()));
 			boolean settledNow = settle();
 			if (settledNow) {

@@ -48,6 +48,9 @@ final class StreamWatch extends InputStream {
 
 	private final int cap;
 
+	/** {@code triage.max-body-bytes}: what an error event's body is cut to. */
+	private final int maxBodyBytes;
+
 	private final Engine.Settlement settlement;
 
 	/** Bytes of events already checked, not yet handed over. */
@@ -69,6 +72,7 @@ final class StreamWatch extends InputStream {
 		this.in = in;
 		this.sse = sse;
 		this.cap = Math.max(cap, 1024);
+		this.maxBodyBytes = cap;
 		this.settlement = settlement;
 	}
 
@@ -140,7 +144,7 @@ final class StreamWatch extends InputStream {
 		if (n == -1) {
 			this.ended = true;
 			byte[] last = Arrays.copyOf(this.pending, this.pendingLength);
-			if (last.length > 0 && check(last)) {
+			if (last.length > 0 && check(last, false)) {
 				out = last;
 			}
 			this.pendingLength = 0;
@@ -152,7 +156,7 @@ final class StreamWatch extends InputStream {
 				int end = boundary(i);
 				if (end > 0) {
 					byte[] event = Arrays.copyOfRange(this.pending, start, end);
-					if (!check(event)) {
+					if (!check(event, false)) {
 						start = this.pendingLength;
 						break;
 					}
@@ -167,7 +171,7 @@ final class StreamWatch extends InputStream {
 				// there, and any other is handed over unchecked.
 				byte[] head = Arrays.copyOf(this.pending, this.pendingLength);
 				start = this.pendingLength;
-				if (check(head)) {
+				if (check(head, true)) {
 					out = concat(out, head);
 				}
 			}
@@ -206,8 +210,10 @@ final class StreamWatch extends InputStream {
 	/**
 	 * Return whether an event is handed over; an error event is not: it ends the stream, its exception (the
 	 * engine records the attempt) is kept for the read that comes after the events before it.
+	 * @param event the event's bytes
+	 * @param headOnly whether they are only the head of an event longer than the cap
 	 */
-	private boolean check(byte[] event) {
+	private boolean check(byte[] event, boolean headOnly) {
 		String text = new String(event, StandardCharsets.UTF_8);
 		String name = null;
 		StringBuilder data = new StringBuilder();
@@ -235,7 +241,13 @@ final class StreamWatch extends InputStream {
 		this.ended = true;
 		String errorType = (member != null) ? member.type() : null;
 		byte[] body = (data.length() > 0) ? data.toString().getBytes(StandardCharsets.UTF_8) : event;
-		this.error = this.settlement.streamError(body, errorType);
+		// The body as an error body is kept: at most max-body-bytes, said truncated when the event was longer (or
+		// checked by its head only).
+		boolean truncated = headOnly || body.length > this.maxBodyBytes;
+		if (body.length > this.maxBodyBytes) {
+			body = Arrays.copyOf(body, this.maxBodyBytes);
+		}
+		this.error = this.settlement.streamError(body, truncated, errorType);
 		return false;
 	}
 

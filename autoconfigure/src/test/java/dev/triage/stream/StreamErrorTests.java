@@ -119,6 +119,9 @@ class StreamErrorTests extends LoopbackUpstream {
 		for (Throwable thrown : new Throwable[] { sse, ndjson }) {
 			assertThat(thrown).as("an error event of 100 KB, over the 64 KB cap").isInstanceOf(UpstreamResponseException.class);
 			assertThat(((UpstreamResponseException) thrown).response().errorType()).isEqualTo("overloaded_error");
+			// SPEC §2: the body capped at triage.max-body-bytes, with a bodyTruncated() flag.
+			assertThat(((UpstreamResponseException) thrown).response().body()).hasSizeLessThanOrEqualTo(64 * 1024);
+			assertThat(((UpstreamResponseException) thrown).response().bodyTruncated()).isTrue();
 		}
 		assertThat(wireCount()).isEqualTo(2);
 	}
