@@ -37,6 +37,7 @@ import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.ResolvableType;
@@ -133,22 +134,37 @@ final class BreakerDefaults implements BeanPostProcessor, BeanClassLoaderAware, 
 	}
 
 	private Set<String> managedBreakerNames() {
-		Map<String, TriageProperties.Client> clients = Binder.get(this.environment)
-			.bind("triage.clients", Bindable.mapOf(String.class, TriageProperties.Client.class))
+		// Names and switches only, as written: a value of another setting that does not convert is refused where
+		// Triage's settings are bound, and must neither fail Resilience4j's binding here (at a refresh) nor be
+		// printed whole in the exception that would.
+		Binder binder = Binder.get(this.environment);
+		Map<String, Object> clients = binder.bind("triage.clients", Bindable.mapOf(String.class, Object.class))
 			.orElse(Map.of());
 		Set<String> names = new LinkedHashSet<>();
 		// Spring Cloud OpenFeign may be absent (HTTP service clients alone): its types are touched only when present.
 		Set<String> feignClients = ClassUtils.isPresent(FeignClientNames.SPECIFICATION, this.classLoader)
 				? FeignClientNames.declared(this.beanFactory, this.environment, this.classLoader).names() : Set.of();
 		feignClients.stream()
-			.filter((name) -> !clients.containsKey(name) || clients.get(name).isEnabled())
+			.filter((name) -> !clients.containsKey(name) || enabled(binder, name))
 			.forEach(names::add);
-		clients.forEach((client, settings) -> {
-			if (settings.isEnabled()) {
-				settings.getChannels().keySet().forEach((channel) -> names.add(ChannelSettings.breakerName(client, channel)));
+		clients.keySet().forEach((client) -> {
+			if (enabled(binder, client)) {
+				binder.bind("triage.clients[" + client + "].channels", Bindable.mapOf(String.class, Object.class))
+					.orElse(Map.of())
+					.keySet()
+					.forEach((channel) -> names.add(ChannelSettings.breakerName(client, channel)));
 			}
 		});
 		return names;
+	}
+
+	private static boolean enabled(Binder binder, String client) {
+		try {
+			return binder.bind("triage.clients[" + client + "].enabled", Boolean.class).orElse(true);
+		}
+		catch (BindException ex) {
+			return true;
+		}
 	}
 
 	private void apply(CommonCircuitBreakerConfigurationProperties properties, String name) {

@@ -16,6 +16,8 @@
 
 package dev.triage.autoconfigure;
 
+import java.util.Map;
+
 import dev.triage.engine.ManagedClients;
 import dev.triage.reload.ConfigHistory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -26,7 +28,9 @@ import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.Environment;
+import org.springframework.core.env.MapPropertySource;
 
 /**
  * Changing the settings while the application runs (SPEC §12), triggered by Spring Cloud Context's
@@ -36,9 +40,15 @@ import org.springframework.core.env.Environment;
 @ConditionalOnClass(name = "org.springframework.cloud.context.environment.EnvironmentChangeEvent")
 class TriageReloadConfiguration {
 
+	/** Spring Cloud's list of classes its rebinder leaves alone, and its own default. */
+	static final String NEVER_REFRESHABLE = "spring.cloud.refresh.never-refreshable";
+
+	private static final String SPRING_CLOUD_DEFAULT = "com.zaxxer.hikari.HikariDataSource";
+
 	@Bean
 	SettingsReload triageSettingsReload(ManagedClientsFactory factory, ManagedClients clients,
 			ObjectProvider<DeclaredClients> declared, Environment environment, ConfigHistory history) {
+		leaveToTriage(environment);
 		return new SettingsReload(factory, clients,
 				declared.getIfAvailable(() -> DeclaredClients.NONE), environment, history);
 	}
@@ -52,6 +62,21 @@ class TriageReloadConfiguration {
 	ApplicationListener<RefreshScopeRefreshedEvent> triageRegistriesRebuiltListener(
 			ObjectProvider<RegistryRebuilt> rebuilt) {
 		return new Rebuilt(rebuilt);
+	}
+
+	/**
+	 * Triage binds and validates its settings itself at a change: Spring Cloud's rebinder is told to leave
+	 * {@link TriageProperties} alone (a default, last of the property sources, for an application that has not set
+	 * {@code spring.cloud.refresh.never-refreshable} itself), or a value that does not convert would make it fail
+	 * the refresh with the value whole in its exception (a secret pasted in the wrong key reaching the logs).
+	 */
+	private static void leaveToTriage(Environment environment) {
+		if (environment instanceof ConfigurableEnvironment configurable
+				&& !environment.containsProperty(NEVER_REFRESHABLE)) {
+			configurable.getPropertySources()
+				.addLast(new MapPropertySource("triage-never-refreshable", Map.of(NEVER_REFRESHABLE,
+						SPRING_CLOUD_DEFAULT + "," + TriageProperties.class.getName())));
+		}
 	}
 
 	/**
