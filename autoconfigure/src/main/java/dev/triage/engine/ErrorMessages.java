@@ -97,7 +97,7 @@ public final class ErrorMessages {
 	}
 
 	private static String jsonMessage(byte[] body) {
-		return MESSAGES.extract(body);
+		return MESSAGES.extractStart(body);
 	}
 
 	/**

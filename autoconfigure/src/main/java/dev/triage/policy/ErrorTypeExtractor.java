@@ -17,6 +17,7 @@
 package dev.triage.policy;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -78,6 +79,20 @@ public final class ErrorTypeExtractor {
 	 * @return the type, or {@code null} when the body is not JSON or names none
 	 */
 	public String extract(byte[] body) {
+		return find(body, false);
+	}
+
+	/**
+	 * Return the first string the pointers land on, as {@link #extract}, or the start of one that the end of the
+	 * body cut (a capped body): for people (a message's start in the log), never for decisions.
+	 * @param body the (capped) body bytes
+	 * @return the string or its start, {@code null} when the body is not JSON or names none
+	 */
+	public String extractStart(byte[] body) {
+		return find(body, true);
+	}
+
+	private String find(byte[] body, boolean startOfCut) {
 		if (body == null || !looksLikeJson(body)) {
 			return null;
 		}
@@ -99,6 +114,12 @@ public final class ErrorTypeExtractor {
 				}
 				else if (token == JsonToken.VALUE_STRING) {
 					int index = this.pointers.indexOf(parser.getParsingContext().pathAsPointer());
+					if (index >= 0 && index < bestIndex && startOfCut) {
+						String start = startOfCut(parser, body);
+						if (start != null) {
+							return start;
+						}
+					}
 					if (index >= 0 && index < bestIndex && !parser.getText().isEmpty()) {
 						best = parser.getText();
 						bestIndex = index;
@@ -113,6 +134,24 @@ public final class ErrorTypeExtractor {
 			// Malformed, or cut off by the cap: what was found before the cut stands.
 		}
 		return best;
+	}
+
+	/**
+	 * Return the start of the current string when the end of the body cuts it (as written, escapes included),
+	 * {@code null} when it is whole or empty.
+	 */
+	private static String startOfCut(JsonParser parser, byte[] body) {
+		try {
+			parser.getText();
+			return null;
+		}
+		catch (IOException cut) {
+			long quote = parser.currentTokenLocation().getByteOffset();
+			if (quote < 0 || quote + 1 >= body.length) {
+				return null;
+			}
+			return new String(body, (int) quote + 1, body.length - (int) quote - 1, StandardCharsets.UTF_8);
+		}
 	}
 
 	/**

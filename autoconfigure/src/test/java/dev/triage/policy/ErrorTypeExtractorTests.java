@@ -30,6 +30,22 @@ class ErrorTypeExtractorTests {
 			List.of("/error/type", "/type", "/error/code", "/code"), "triage.error-type-pointers");
 
 	@Test
+	void aStringCutByTheEndOfACappedBodyIsNoTypeButItsStartIsAMessagesStart() {
+		// A 100 KB message cut by max-body-bytes: the log still shows its start (SPEC §7: "the start of the error
+		// message"), while a type cut in the middle is never taken for a type (it is for decisions).
+		ErrorTypeExtractor messages = new ErrorTypeExtractor(List.of("/error/message", "/message"), "messages");
+		byte[] cut = ("{\"error\":{\"type\":\"gone\",\"message\":\"Item 42 was removed " + "x".repeat(500))
+			.getBytes(StandardCharsets.UTF_8);
+
+		assertThat(messages.extractStart(cut)).startsWith("Item 42 was removed xxx");
+		assertThat(messages.extract(cut)).isNull();
+		assertThat(new ErrorTypeExtractor(List.of("/error/type"), "types").extract("{\"error\":{\"type\":\"gon"
+			.getBytes(StandardCharsets.UTF_8))).isNull();
+		assertThat(messages.extractStart("{\"message\":\"whole\"}".getBytes(StandardCharsets.UTF_8)))
+			.isEqualTo("whole");
+	}
+
+	@Test
 	void firstPointerThatLandsOnAStringWins() {
 		assertThat(type("{\"error\":{\"type\":\"overloaded_error\",\"code\":\"x\"},\"type\":\"error\"}"))
 			.isEqualTo("overloaded_error");
