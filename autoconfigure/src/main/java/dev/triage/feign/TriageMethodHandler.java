@@ -21,11 +21,13 @@ import java.lang.reflect.Method;
 import dev.triage.CallOutcome;
 import dev.triage.TriageFallback;
 import dev.triage.UpstreamException;
+import dev.triage.UpstreamTransportException;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.engine.Call;
 import dev.triage.engine.Engine;
 import dev.triage.engine.ManagedClient;
 import dev.triage.engine.RefusedException;
+import dev.triage.engine.TransportFailureException;
 import feign.InvocationHandlerFactory.MethodHandler;
 import feign.RetryableException;
 
@@ -137,6 +139,15 @@ final class TriageMethodHandler implements MethodHandler {
 			}
 			if (retryable.getCause() instanceof java.io.IOException) {
 				return call.lastAnswer();
+			}
+		}
+		// A 2xx body that broke off while Feign read it within the call (a feign.Response it buffers): Feign wraps
+		// Triage's read failure in its own FeignException; the caller gets the attempt's transport failure.
+		for (Throwable cause = thrown.getCause(); cause != null;
+				cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof TransportFailureException
+					&& call.lastAnswer() instanceof UpstreamTransportException failure) {
+				return failure;
 			}
 		}
 		return null;

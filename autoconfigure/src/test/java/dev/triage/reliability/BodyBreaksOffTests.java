@@ -37,7 +37,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -91,6 +94,28 @@ class BodyBreaksOffTests {
 		assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.CONNECTION_RESET);
 		assertThat(((UpstreamTransportException) thrown).attempts()).isEqualTo(2);
 		assertThat(upstream.requests() - before).isEqualTo(2);
+	}
+
+	@Test
+	void aFeignResponseOfAStreamThatBreaksOffWhileFeignBuffersItEndsInTheTypedException() {
+		// Feign reads a feign.Response of at most 8 KiB with a Content-Length inside the call: the break-off reached
+		// the caller as Feign's own FeignException around Triage's internal read failure (SPEC §6: a transport
+		// failure throws UpstreamTransportException).
+		upstream.answer((out) -> RawServer.write(out, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+				+ "Content-Length: 1000\r\n\r\ndata: a\n\n" + "x".repeat(18)));
+		try (ConfigurableApplicationContext feign = new SpringApplicationBuilder(TestApplication.class)
+			.web(WebApplicationType.NONE)
+			.properties("test.upstream.inventory=" + upstream.url(), "test.upstream.billing=" + upstream.url())
+			.run()) {
+			InventoryClient inventory = feign.getBean(InventoryClient.class);
+
+			Throwable thrown = catchThrowable(() -> inventory.raw("1").close());
+
+			assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+			assertThat(((UpstreamTransportException) thrown).failure()).isEqualTo(TransportFailure.CONNECTION_RESET);
+			assertThat(feign.getBean(MeterRegistry.class).get("triage.calls").tag("client", "inventory")
+				.tag("outcome", "failure").tag("code", "connection-reset").timer().count()).isEqualTo(1);
+		}
 	}
 
 	@Test
