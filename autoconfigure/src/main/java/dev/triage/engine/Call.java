@@ -103,6 +103,9 @@ public final class Call {
 	/** The last attempt's 2xx body as the adapter handed it on, to be read after the attempt. */
 	private Engine.Settlement lastBody;
 
+	/** Whether the caller is still to read the last attempt's 2xx body, which ends the call. */
+	private boolean bodyFollows;
+
 	private Call(Engine engine, String methodKey, Slot slot) {
 		this.engine = engine;
 		this.runtime = engine.runtime();
@@ -170,11 +173,24 @@ public final class Call {
 	}
 
 	/**
-	 * End the call: its attempt bound is disarmed and the outer call, if any, is current again.
+	 * End the call: the outer call, if any, is current again, and the attempt bound is disarmed, unless the
+	 * caller is still to read the last attempt's 2xx body ({@link #bodyFollows()}): then it stays armed until the
+	 * body has settled (its end, its failure or its closing disarms it), so that the deadline bounds that read too.
 	 */
 	public void close() {
-		this.abort.cancel();
+		if (!this.bodyFollows) {
+			this.abort.cancel();
+		}
 		this.slot.call = this.outer;
+	}
+
+	/**
+	 * The caller reads the last attempt's 2xx body after the call (an {@code InputStream}, a {@code feign.Response}
+	 * of an event stream, a response of a client used directly): the body ends the call, and {@link #close()}
+	 * leaves the attempt bound armed for it.
+	 */
+	public void bodyFollows() {
+		this.bodyFollows = true;
 	}
 
 	/**
@@ -191,16 +207,6 @@ public final class Call {
 	 */
 	public Engine.Settlement lastBody() {
 		return this.lastBody;
-	}
-
-	/**
-	 * End the call while the caller is still to read its last attempt's 2xx body (a call made on a client
-	 * directly, whose body is read after the call): the outer call, if any, is current again, and the attempt's
-	 * bound stays armed until the body has settled (its end, its failure or its closing disarms it), so that the
-	 * deadline bounds that read too.
-	 */
-	public void closeBeforeBody() {
-		this.slot.call = this.outer;
 	}
 
 	/**

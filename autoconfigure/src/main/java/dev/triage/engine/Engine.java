@@ -660,9 +660,20 @@ public final class Engine {
 	 * @return the Triage exception, {@code null} when there is none
 	 */
 	public static UpstreamException upstreamCause(Throwable thrown) {
+		return cause(thrown, UpstreamException.class);
+	}
+
+	/**
+	 * Return the first exception of a type in a chain of causes, the thrown one included.
+	 * @param <T> the type
+	 * @param thrown what was thrown, may be {@code null}
+	 * @param type the type looked for
+	 * @return the exception, {@code null} when there is none
+	 */
+	public static <T extends Throwable> T cause(Throwable thrown, Class<T> type) {
 		for (Throwable cause = thrown; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
-			if (cause instanceof UpstreamException upstream) {
-				return upstream;
+			if (type.isInstance(cause)) {
+				return type.cast(cause);
 			}
 		}
 		return null;
@@ -929,6 +940,23 @@ public final class Engine {
 		}
 		catch (InvocationTargetException ex) {
 			throw ex.getCause();
+		}
+	}
+
+	/**
+	 * The adapter's invocation returned normally: the call succeeded, unless the caller is still to read its last
+	 * attempt's 2xx body (an {@code InputStream}, a {@code feign.Response} of an event stream), which then ends
+	 * the call: a success once it has arrived, a failure if it breaks off or carries an error event
+	 * ({@link Settlement#returnedToCaller()}).
+	 * @param call the call
+	 */
+	public void returned(Call call) {
+		Settlement body = call.lastBody();
+		if (body == null) {
+			report(call, CallOutcome.SUCCESS, null, null, false);
+		}
+		else if (body.returnedToCaller()) {
+			call.bodyFollows();
 		}
 	}
 

@@ -61,7 +61,6 @@ final class TriageMethodHandler implements MethodHandler {
 	public Object invoke(Object[] argv) throws Throwable {
 		Engine engine = this.client.engine();
 		Call call = Call.open(engine, this.methodKey);
-		boolean bodyFollows = false;
 		try {
 			UpstreamUnavailableException refused = engine.refuseEarly(this.methodKey);
 			if (refused != null) {
@@ -74,25 +73,11 @@ final class TriageMethodHandler implements MethodHandler {
 			catch (RuntimeException thrown) {
 				return ended(engine, call, thrown, argv);
 			}
-			Engine.Settlement body = call.lastBody();
-			if (body != null) {
-				// The caller may read the body after this call (a feign.Response of an event stream): the body ends the call, a
-				// success once it has arrived, a failure if it breaks off or carries an error event.
-				bodyFollows = body.returnedToCaller();
-			}
-			else {
-				engine.report(call, CallOutcome.SUCCESS, null, null, false);
-			}
+			engine.returned(call);
 			return result;
 		}
 		finally {
-			if (bodyFollows) {
-				// The deadline still bounds the read.
-				call.closeBeforeBody();
-			}
-			else {
-				call.close();
-			}
+			call.close();
 		}
 	}
 
@@ -143,12 +128,9 @@ final class TriageMethodHandler implements MethodHandler {
 		}
 		// A 2xx body that broke off while Feign read it within the call (a feign.Response it buffers): Feign wraps
 		// Triage's read failure in its own FeignException; the caller gets the attempt's transport failure.
-		for (Throwable cause = thrown.getCause(); cause != null;
-				cause = (cause.getCause() != cause) ? cause.getCause() : null) {
-			if (cause instanceof TransportFailureException
-					&& call.lastAnswer() instanceof UpstreamTransportException failure) {
-				return failure;
-			}
+		if (Engine.cause(thrown.getCause(), TransportFailureException.class) != null
+				&& call.lastAnswer() instanceof UpstreamTransportException failure) {
+			return failure;
 		}
 		return null;
 	}

@@ -208,7 +208,6 @@ public final class ManagedHttpServices implements TriageHttpServices {
 			Object[] args, Invocation invocation) throws Throwable {
 		Call call = Call.open(client, methodKey);
 		Engine engine = call.engine();
-		boolean bodyFollows = false;
 		try {
 			UpstreamUnavailableException refused = engine.refuseEarly(methodKey);
 			if (refused != null) {
@@ -254,25 +253,11 @@ public final class ManagedHttpServices implements TriageHttpServices {
 					engine.await(decision, answered);
 				}
 			}
-			Engine.Settlement body = call.lastBody();
-			if (body != null) {
-				// The caller may read the body after this call (an InputStream): the body ends the call, a
-				// success once it has arrived, a failure if it breaks off or carries an error event.
-				bodyFollows = body.returnedToCaller();
-			}
-			else {
-				engine.report(call, CallOutcome.SUCCESS, null, null, false);
-			}
+			engine.returned(call);
 			return result;
 		}
 		finally {
-			if (bodyFollows) {
-				// The deadline still bounds the read.
-				call.closeBeforeBody();
-			}
-			else {
-				call.close();
-			}
+			call.close();
 		}
 	}
 

@@ -85,7 +85,6 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 		// A call made on the RestClient directly (no service interface): the call is this exchange.
 		call = Call.open(this.client, request.getMethod().name() + " " + this.client.name());
 		Engine engine = call.engine();
-		boolean bodyFollows = false;
 		try {
 			UpstreamUnavailableException refused = engine.refuseEarly(call.methodKey());
 			if (refused != null) {
@@ -107,7 +106,7 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 				// The caller reads the body after this call: the body ends the call, a success once it has
 				// arrived, a failure if it breaks off.
 				guarded.settlement().endsCall();
-				bodyFollows = true;
+				call.bodyFollows();
 			}
 			else {
 				engine.report(call, CallOutcome.SUCCESS, null, null, false);
@@ -115,13 +114,7 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 			return response;
 		}
 		finally {
-			if (bodyFollows) {
-				// The caller reads the body after this call: the deadline still bounds it.
-				call.closeBeforeBody();
-			}
-			else {
-				call.close();
-			}
+			call.close();
 		}
 	}
 
