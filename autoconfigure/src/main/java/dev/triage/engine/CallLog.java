@@ -18,6 +18,7 @@ package dev.triage.engine;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.function.LongSupplier;
 
 import dev.triage.CallObserver;
@@ -31,6 +32,7 @@ import dev.triage.UpstreamException;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
 import dev.triage.UpstreamUnavailableException;
+import dev.triage.policy.RetryDecision;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -43,7 +45,8 @@ import org.apache.commons.logging.LogFactory;
  * <li>An alert-worthy failure: a WARN line per call.</li>
  * <li>An expected failure ({@code alert: false}, e.g. a 404): an INFO line at most once per client and code
  * every window (10 seconds by default), with {@code count=} the calls of that client and code since the
- * previous line, this one included.</li>
+ * previous line, this one included; calls whose retry was suppressed (a 429 the retry budget or throttling
+ * did not let retry) count apart, per reason, so that each reason gets its own line.</li>
  * <li>A refusal (open breaker, pause, throttle, rate limit, poison): likewise at most once per client and reason
  * every window with the count, WARN for an open breaker and INFO otherwise. The breaker's state transitions are
  * logged once each by {@link dev.triage.breaker.UpstreamBreakers}: an outage is one event, not a line per
@@ -63,6 +66,8 @@ public final class CallLog implements CallObserver {
 	private static final Log attemptLogger = LogFactory.getLog("dev.triage.attempts");
 
 	private static final Refusal[] REFUSALS = Refusal.values();
+
+	private static final RetryDecision.Suppression[] SUPPRESSIONS = RetryDecision.Suppression.values();
 
 	private final long windowNanos;
 
@@ -155,6 +160,10 @@ public final class CallLog implements CallObserver {
 				long now = this.nanoTime.getAsLong();
 				window = client.codes.computeIfAbsent(call.code(), (code) -> new Window(now));
 			}
+			if (call.retrySuppressed() != null) {
+				// Why a retry was not made is said at least once a window, with its own count.
+				window = window.suppressed(call.retrySuppressed(), this.nanoTime);
+			}
 		}
 		return window.admit(this.nanoTime.getAsLong(), this.windowNanos);
 	}
@@ -240,8 +249,20 @@ public final class CallLog implements CallObserver {
 
 		private final AtomicLong nextAt;
 
+		/** The windows of this code's calls whose retry was suppressed, by reason; created when first needed. */
+		private final AtomicReferenceArray<Window> suppressed = new AtomicReferenceArray<>(SUPPRESSIONS.length);
+
 		Window(long now) {
 			this.nextAt = new AtomicLong(now);
+		}
+
+		Window suppressed(RetryDecision.Suppression reason, LongSupplier nanoTime) {
+			Window window = this.suppressed.get(reason.ordinal());
+			if (window == null) {
+				this.suppressed.compareAndSet(reason.ordinal(), null, new Window(nanoTime.getAsLong()));
+				window = this.suppressed.get(reason.ordinal());
+			}
+			return window;
 		}
 
 		long admit(long now, long windowNanos) {

@@ -30,6 +30,7 @@ import dev.triage.OriginalResponse;
 import dev.triage.Refusal;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamUnavailableException;
+import dev.triage.policy.RetryDecision;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -107,6 +108,28 @@ class CallLogTests {
 		this.nanos.addAndGet(Duration.ofSeconds(10).toNanos());
 		this.log.onCall(failed("orders", "404", false));
 		assertThat(lines(output, "code=404")).hasSize(2).last().satisfies((line) -> assertThat(line).endsWith("count=100"));
+	}
+
+	@Test
+	void anExpectedFailureWhoseRetryWasSuppressedIsLoggedWithItsReasonInAWindowOfItsOwn(CapturedOutput output) {
+		// A 429 logged earlier in the window must not hide why later 429s were not retried (SPEC §8.1: the
+		// suppression reason goes to the call log).
+		this.log.onCall(failed("orders", "429", false));
+		for (int i = 0; i < 8; i++) {
+			this.log.onCall(failed("orders", "429", false, RetryDecision.Suppression.THROTTLED));
+			this.log.onCall(failed("orders", "429", false, RetryDecision.Suppression.BUDGET));
+		}
+		assertThat(lines(output, "code=429")).hasSize(3);
+		assertThat(lines(output, "retry_suppressed=throttled")).singleElement()
+			.satisfies((line) -> assertThat(line).contains(" INFO ").endsWith("count=1"));
+		assertThat(lines(output, "retry_suppressed=budget")).singleElement();
+
+		this.nanos.addAndGet(Duration.ofSeconds(10).toNanos());
+		this.log.onCall(failed("orders", "429", false, RetryDecision.Suppression.THROTTLED));
+		assertThat(lines(output, "retry_suppressed=throttled")).hasSize(2)
+			.last()
+			.satisfies((line) -> assertThat(line).endsWith("count=8"));
+		assertThat(lines(output, "code=429")).hasSize(4);
 	}
 
 	@Test
@@ -196,9 +219,13 @@ class CallLogTests {
 	}
 
 	private static CallRecord failed(String client, String code, boolean alert) {
+		return failed(client, code, alert, null);
+	}
+
+	private static CallRecord failed(String client, String code, boolean alert, RetryDecision.Suppression suppressed) {
 		return new CallRecord(client, "Orders#get()", "GET http://orders/x", CallOutcome.FAILURE,
 				code.startsWith("4") ? FailureClass.CLIENT_ERROR_4XX : FailureClass.SERVER_ERROR_5XX, code, 1, alert,
-				Duration.ofMillis(3), null, null);
+				Duration.ofMillis(3), null, suppressed);
 	}
 
 }

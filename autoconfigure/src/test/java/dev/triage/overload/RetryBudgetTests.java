@@ -30,8 +30,11 @@ import dev.triage.support.TestApplication;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.test.annotation.DirtiesContext;
 
 /**
@@ -39,7 +42,7 @@ import org.springframework.test.annotation.DirtiesContext;
  * the budget limits what reaches the upstream.
  */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
-		properties = { "triage.throttle.enabled=false",
+		properties = { "triage.throttle.enabled=false", "logging.level.dev.triage.calls=INFO",
 				"resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=100000",
 				"resilience4j.circuitbreaker.configs.default.sliding-window-size=100000",
 				// A one-minute window with a reserve of 1 per second: the bound below holds even if this
@@ -47,6 +50,7 @@ import org.springframework.test.annotation.DirtiesContext;
 				"triage.clients.inventory.retry-budget.window=60s",
 				"triage.clients.inventory.retry-budget.min-retries-per-second=1" })
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_EACH_TEST_METHOD)
+@ExtendWith(OutputCaptureExtension.class)
 class RetryBudgetTests extends LoopbackUpstream {
 
 	private static final int CALLS = 200;
@@ -74,6 +78,24 @@ class RetryBudgetTests extends LoopbackUpstream {
 		assertThat(wire).as("the budget still lets retries through").isGreaterThan(CALLS);
 		assertThat(suppressed("inventory") - suppressedBefore).as("one suppression per call cut short")
 			.isGreaterThanOrEqualTo((3 * CALLS - wire) / 2.0);
+	}
+
+	@Test
+	void anExpectedFailureCutShortByTheBudgetSaysSoInTheCallLog(CapturedOutput output) {
+		// A 429 is alert: false, logged at most once per client and code every 10 s: the first call's line must not
+		// hide that later 429s were not retried because the budget was spent (SPEC §8.1: reason in the call log).
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(429).withHeader("Retry-After", "0")));
+		double suppressedBefore = suppressed("inventory");
+
+		for (int i = 0; i < 100; i++) {
+			assertThat(catchThrowable(() -> this.inventory.item("1"))).isInstanceOf(UpstreamResponseException.class);
+		}
+
+		assertThat(suppressed("inventory") - suppressedBefore).as("100 x 2 retries wanted, 60 + 0.2 x 100 allowed")
+			.isGreaterThanOrEqualTo(20);
+		assertThat(output.getAll().lines()
+			.filter((line) -> line.contains("triage call client=inventory") && line.contains(" code=429 ")))
+			.anySatisfy((line) -> assertThat(line).contains(" INFO ").contains("retry_suppressed=budget"));
 	}
 
 	@Test
