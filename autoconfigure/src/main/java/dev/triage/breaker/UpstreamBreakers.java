@@ -19,6 +19,7 @@ package dev.triage.breaker;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -186,17 +187,26 @@ public final class UpstreamBreakers {
 	}
 
 	private void watch(CircuitBreaker breaker, String client, String channel) {
-		breaker.getEventPublisher().onStateTransition((event) -> transition(breaker, client, channel, event));
+		// The window of the state the breaker is in: Resilience4j gives a closed or half-open state a new, empty
+		// window, so by the time a transition is published the window that decided it (three half-open calls that
+		// closed the breaker) is no longer the breaker's.
+		AtomicReference<CircuitBreaker.Metrics> window = new AtomicReference<>(breaker.getMetrics());
+		breaker.getEventPublisher()
+			.onStateTransition((event) -> transition(breaker, client, channel, event,
+					window.getAndSet(breaker.getMetrics())))
+			.onReset((event) -> window.set(breaker.getMetrics()));
 	}
 
+	/**
+	 * Log a transition with the window of the state the breaker left.
+	 */
 	private static void transition(CircuitBreaker breaker, String client, String channel,
-			CircuitBreakerOnStateTransitionEvent event) {
+			CircuitBreakerOnStateTransitionEvent event, CircuitBreaker.Metrics metrics) {
 		CircuitBreaker.State to = event.getStateTransition().getToState();
 		boolean opened = to == CircuitBreaker.State.OPEN || to == CircuitBreaker.State.FORCED_OPEN;
 		if (!(opened ? logger.isWarnEnabled() : logger.isInfoEnabled())) {
 			return;
 		}
-		CircuitBreaker.Metrics metrics = breaker.getMetrics();
 		String line = "triage breaker client=" + client + ((channel != null) ? " channel=" + channel : "")
 				+ " breaker=" + breaker.getName() + " from=" + event.getStateTransition().getFromState() + " to=" + to
 				+ " failure_rate=" + rate(metrics.getFailureRate()) + " slow_call_rate="

@@ -116,6 +116,29 @@ class CallLogStormTests extends LoopbackUpstream {
 	}
 
 	@Test
+	void aTransitionLineShowsTheWindowOfTheStateTheBreakerLeft(CapturedOutput output) {
+		upstream.stubFor(any(urlPathEqualTo("/invoices")).willReturn(aResponse().withStatus(503)));
+		for (int i = 0; i < 10; i++) {
+			catchThrowable(() -> this.billing.invoices());
+		}
+		this.registry.circuitBreaker("billing").transitionToHalfOpenState();
+		upstream.stubFor(any(urlPathEqualTo("/invoices")).willReturn(aResponse().withStatus(200).withBody("[]")));
+		for (int i = 0; i < 3; i++) {
+			this.billing.invoices();
+		}
+		assertThat(this.registry.circuitBreaker("billing").getState().name()).isEqualTo("CLOSED");
+
+		List<String> lines = output.getAll().lines().filter((line) -> line.contains("triage breaker client=billing")).toList();
+		assertThat(lines).filteredOn((line) -> line.contains("from=OPEN to=HALF_OPEN"))
+			.singleElement()
+			.satisfies((line) -> assertThat(line).contains(" INFO ").endsWith("failure_rate=100.0% slow_call_rate=0.0% calls=10"));
+		assertThat(lines).filteredOn((line) -> line.contains("from=HALF_OPEN to=CLOSED"))
+			.as("the three half-open calls that closed it, not the new closed window")
+			.singleElement()
+			.satisfies((line) -> assertThat(line).contains(" INFO ").endsWith("failure_rate=0.0% slow_call_rate=0.0% calls=3"));
+	}
+
+	@Test
 	void expectedFailuresAreOneInfoLinePerClientAndCode(CapturedOutput output) {
 		upstream.stubFor(any(urlPathMatching("/invoices/missing-.*")).willReturn(aResponse().withStatus(404)));
 		upstream.stubFor(any(urlPathMatching("/invoices/bad-.*")).willReturn(aResponse().withStatus(400)));
