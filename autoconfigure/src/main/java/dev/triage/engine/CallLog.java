@@ -205,11 +205,15 @@ public final class CallLog implements CallObserver {
 	}
 
 	/**
-	 * A field's value, quoted when it holds a space (a method key such as {@code GET reports}, an error type from a
-	 * body), so that it never reads as more fields of the line.
+	 * A field's value, quoted when it holds a space, an {@code =} or a quote (a method key such as
+	 * {@code GET reports}, an error type from a body such as {@code password=x}), so that it never reads as more
+	 * fields of the line, for people or for a logfmt parser; a quote inside becomes {@code '}.
 	 */
 	static String field(String value) {
-		return (value != null && value.indexOf(' ') >= 0) ? '"' + value + '"' : value;
+		if (value == null || (value.indexOf(' ') < 0 && value.indexOf('=') < 0 && value.indexOf('"') < 0)) {
+			return value;
+		}
+		return '"' + value.replace('"', '\'') + '"';
 	}
 
 	static String delay(Duration delay) {

@@ -158,6 +158,21 @@ class CallLogTests {
 	}
 
 	@Test
+	void anErrorTypeHoldingAnEqualsSignOrAQuoteReadsAsOneField(CapturedOutput output) {
+		for (String type : new String[] { "key=value", "say\"hi" }) {
+			OriginalResponse response = new OriginalResponse("orders", "Orders#get()", "GET", "http://orders/x", 400,
+					"", Map.of(), new byte[0], false, type, Optional.empty(), 1, Duration.ZERO);
+			this.log.onCall(new CallRecord("orders", "Orders#get()", "GET http://orders/x", CallOutcome.FAILURE,
+					FailureClass.CLIENT_ERROR_4XX, "400", 1, true, Duration.ofMillis(3),
+					new UpstreamResponseException(response), null));
+		}
+
+		assertThat(lines(output, "code=400")).hasSize(2)
+			.anySatisfy((line) -> assertThat(line).contains(" error_type=\"key=value\" "))
+			.anySatisfy((line) -> assertThat(line).contains(" error_type=say'hi "));
+	}
+
+	@Test
 	void aLongReasonPhraseIsShownShortAndOnOneLineInTheMessage() {
 		String reason = "Overloaded\r\nX-Forged: 1 " + "x".repeat(10_000);
 		OriginalResponse response = new OriginalResponse("orders", "Orders#get()", "GET", "http://orders/x", 503,
