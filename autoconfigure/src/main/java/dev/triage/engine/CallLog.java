@@ -155,15 +155,13 @@ public final class CallLog implements CallObserver {
 			window = client.refusals[unavailable.refusal().ordinal()];
 		}
 		else {
-			window = client.codes.get(call.code());
-			if (window == null) {
+			CodeWindow code = client.codes.get(call.code());
+			if (code == null) {
 				long now = this.nanoTime.getAsLong();
-				window = client.codes.computeIfAbsent(call.code(), (code) -> new Window(now));
+				code = client.codes.computeIfAbsent(call.code(), (key) -> new CodeWindow(now));
 			}
-			if (call.retrySuppressed() != null) {
-				// Why a retry was not made is said at least once a window, with its own count.
-				window = window.suppressed(call.retrySuppressed(), this.nanoTime);
-			}
+			// Why a retry was not made is said at least once a window, with its own count.
+			window = (call.retrySuppressed() != null) ? code.suppressed(call.retrySuppressed(), this.nanoTime) : code;
 		}
 		return window.admit(this.nanoTime.getAsLong(), this.windowNanos);
 	}
@@ -234,7 +232,7 @@ public final class CallLog implements CallObserver {
 
 		private final Window[] refusals = new Window[REFUSALS.length];
 
-		private final ConcurrentHashMap<String, Window> codes = new ConcurrentHashMap<>();
+		private final ConcurrentHashMap<String, CodeWindow> codes = new ConcurrentHashMap<>();
 
 		Windows(long now) {
 			for (int i = 0; i < this.refusals.length; i++) {
@@ -247,26 +245,14 @@ public final class CallLog implements CallObserver {
 	/**
 	 * One rate-limited line: the calls since the last line, and when the next line may be written.
 	 */
-	private static final class Window {
+	private static class Window {
 
 		private final AtomicLong count = new AtomicLong();
 
 		private final AtomicLong nextAt;
 
-		/** The windows of this code's calls whose retry was suppressed, by reason; created when first needed. */
-		private final AtomicReferenceArray<Window> suppressed = new AtomicReferenceArray<>(SUPPRESSIONS.length);
-
 		Window(long now) {
 			this.nextAt = new AtomicLong(now);
-		}
-
-		Window suppressed(RetryDecision.Suppression reason, LongSupplier nanoTime) {
-			Window window = this.suppressed.get(reason.ordinal());
-			if (window == null) {
-				this.suppressed.compareAndSet(reason.ordinal(), null, new Window(nanoTime.getAsLong()));
-				window = this.suppressed.get(reason.ordinal());
-			}
-			return window;
 		}
 
 		long admit(long now, long windowNanos) {
@@ -276,6 +262,29 @@ public final class CallLog implements CallObserver {
 				return 0;
 			}
 			return Math.max(1, this.count.getAndSet(0));
+		}
+
+	}
+
+	/**
+	 * The line of one code, and those of its calls whose retry was suppressed, one per reason (created when first
+	 * needed).
+	 */
+	private static final class CodeWindow extends Window {
+
+		private final AtomicReferenceArray<Window> suppressed = new AtomicReferenceArray<>(SUPPRESSIONS.length);
+
+		CodeWindow(long now) {
+			super(now);
+		}
+
+		Window suppressed(RetryDecision.Suppression reason, LongSupplier nanoTime) {
+			Window window = this.suppressed.get(reason.ordinal());
+			if (window == null) {
+				this.suppressed.compareAndSet(reason.ordinal(), null, new Window(nanoTime.getAsLong()));
+				window = this.suppressed.get(reason.ordinal());
+			}
+			return window;
 		}
 
 	}
