@@ -51,14 +51,22 @@ final class ChannelSettings {
 				throw new InvalidPolicyException(property, url,
 						"a channel name other than 'primary', which is the client's own URL");
 			}
-			if (!isAbsoluteHttp(url)) {
+			URI uri = absoluteHttp(url);
+			if (uri == null) {
 				throw new InvalidPolicyException(property, url,
 						"an absolute http or https base URL, e.g. https://backup.example.com/api");
 			}
-			if (hasUserInfo(url)) {
+			if (uri.getRawUserInfo() != null) {
 				// A base URL is shown in the call log and the actuator endpoint: credentials have no place in it.
 				throw new InvalidPolicyException(property, url, "a base URL without user info (send credentials in a "
 						+ "header, e.g. with a request interceptor), e.g. https://backup.example.com/api");
+			}
+			if (uri.getRawQuery() != null || uri.getRawFragment() != null) {
+				// A channel takes the place of the primary's scheme, host, port and base path; the request keeps
+				// its own query.
+				throw new InvalidPolicyException(property, url, "a base URL without a query or fragment (a channel "
+						+ "replaces scheme, host, port and base path; each request keeps its own query), "
+						+ "e.g. https://backup.example.com/api");
 			}
 			String breaker = breakerName(client, channel);
 			if (!breakers.add(breaker)) {
@@ -68,22 +76,20 @@ final class ChannelSettings {
 		}));
 	}
 
-	private static boolean hasUserInfo(String url) {
-		return URI.create(url.trim()).getRawUserInfo() != null;
-	}
-
-	private static boolean isAbsoluteHttp(String url) {
+	/**
+	 * Parse a channel URL: an absolute http or https URL with a host, else {@code null}.
+	 */
+	private static URI absoluteHttp(String url) {
 		if (url == null) {
-			return false;
+			return null;
 		}
 		try {
 			URI uri = URI.create(url.trim());
 			String scheme = (uri.getScheme() != null) ? uri.getScheme().toLowerCase(Locale.ROOT) : "";
-			return (scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null
-					&& uri.getRawQuery() == null && uri.getRawFragment() == null;
+			return ((scheme.equals("http") || scheme.equals("https")) && uri.getHost() != null) ? uri : null;
 		}
 		catch (IllegalArgumentException ex) {
-			return false;
+			return null;
 		}
 	}
 

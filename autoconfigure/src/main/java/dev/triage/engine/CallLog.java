@@ -105,9 +105,13 @@ public final class CallLog implements CallObserver {
 		if (!attemptLogger.isInfoEnabled()) {
 			return;
 		}
+		// A failover past the rule's max-attempts (one attempt per remaining channel) is not "attempt 2 of 1".
+		String of = (retry.attempt() < retry.maxAttempts()) ? " of " + retry.maxAttempts() : "";
+		String beyond = (retry.attempt() < retry.maxAttempts()) ? ""
+				: " (max-attempts " + retry.maxAttempts() + " used up: one attempt per remaining channel)";
 		attemptLogger.info("triage attempt client=" + retry.client() + " method=" + field(retry.methodKey()) + ": attempt "
-				+ retry.attempt() + " of " + retry.maxAttempts() + " failed (" + retry.code() + "), retrying "
-				+ ((retry.channel() != null) ? "on " + retry.channel() + " " : "") + "in " + delay(retry.delay()));
+				+ retry.attempt() + of + " failed (" + retry.code() + "), retrying "
+				+ ((retry.channel() != null) ? "on " + retry.channel() + " " : "") + "in " + delay(retry.delay()) + beyond);
 	}
 
 	@Override

@@ -182,6 +182,23 @@ class TriageAutoConfigurationTests {
 	}
 
 	@Test
+	void aChannelUrlWithUserInfoOrAQuerySaysThatIsWhatIsNotAllowed() {
+		String[][] cases = { { "http://user:pw@127.0.0.1:9/base", "without user info" },
+				{ "http://user:pw@127.0.0.1:9/base?token=t", "without user info" },
+				{ "http://127.0.0.1:9/base?token=t", "without a query or fragment" },
+				{ "http://127.0.0.1:9/base#part", "without a query or fragment" } };
+		for (String[] each : cases) {
+			this.contextRunner.withPropertyValues("triage.clients.inventory.channels.backup=" + each[0])
+				.run((context) -> assertThat(context.getStartupFailure()).as(each[0])
+					.rootCause()
+					.isInstanceOf(InvalidPolicyException.class)
+					.hasMessageContaining("triage.clients.inventory.channels.backup")
+					.hasMessageContaining(each[1])
+					.hasMessageNotContaining("absolute http"));
+		}
+	}
+
+	@Test
 	void aChannelWhoseBreakerNameClashesFailsStartup() {
 		this.contextRunner.withBean("inventoryBackupSpec", FeignClientSpecification.class,
 				() -> new FeignClientSpecification("inventory-backup", null, new Class<?>[0]))

@@ -36,9 +36,12 @@ import dev.triage.support.WireMocks;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -49,7 +52,8 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.cloud.openfeign.client.config.billing.read-timeout=500",
-				"triage.throttle.enabled=false" })
+				"triage.throttle.enabled=false", "logging.level.dev.triage.attempts=INFO" })
+@ExtendWith(OutputCaptureExtension.class)
 class FailoverDefaultsTests {
 
 	@RegisterExtension
@@ -98,10 +102,15 @@ class FailoverDefaultsTests {
 	}
 
 	@Test
-	void aPostFailsOverWhenThePrimaryRefusesConnections() {
+	void aPostFailsOverWhenThePrimaryRefusesConnections(CapturedOutput output) {
 		assertThat(this.inventory.order("{\"sku\":\"1\"}")).isEqualTo("from backup");
 
 		assertThat(backupRequests()).isEqualTo(1);
+		// The row allows one attempt: the failover goes past it, and its line does not read "attempt 1 of 1".
+		assertThat(output.getAll().lines().filter((line) -> line.contains("triage attempt client=inventory")))
+			.singleElement()
+			.satisfies((line) -> assertThat(line).contains(": attempt 1 failed (connection-refused), retrying on "
+					+ "backup in 0ms (max-attempts 1 used up: one attempt per remaining channel)"));
 	}
 
 	@Test
