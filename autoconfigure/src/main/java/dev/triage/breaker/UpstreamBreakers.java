@@ -145,8 +145,8 @@ public final class UpstreamBreakers {
 	 * Put the breakers in use back into the application's registry after Resilience4j built a new one (its
 	 * refresh-scoped registry, on a refresh of Spring Cloud Context), so that the registry, its meters, health and
 	 * endpoints keep showing the breakers that decide. A breaker whose settings the new registry changed is
-	 * replaced by the new registry's, with its state carried over: open stays open for the whole of its new wait, counted from the change
-	 * (SPEC §12); its window starts empty.
+	 * replaced by the new registry's, with its state carried over: open stays open for the whole of its new wait,
+	 * counted from the change (SPEC §12); its window starts empty.
 	 */
 	public synchronized void registryRebuilt() {
 		this.known.forEach((name, known) -> {
