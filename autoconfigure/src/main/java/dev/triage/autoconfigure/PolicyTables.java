@@ -108,6 +108,13 @@ final class PolicyTables {
 			throw new InvalidPolicyException("triage.call-log-window", properties.getCallLogWindow(),
 					"a duration of 0 (every call logged) or more, e.g. 10s");
 		}
+		// Keys read only at startup are checked here too, so that a change while running is refused when the next
+		// start would refuse it, rather than said to apply then.
+		notNegative("triage.connection-pool.validate-after-inactivity",
+				properties.getConnectionPool().getValidateAfterInactivity(), "1s");
+		notNegative("triage.connection-pool.evict-idle-after", properties.getConnectionPool().getEvictIdleAfter(),
+				"30s");
+		TriageFleetConfiguration.limits(properties);
 		properties.getClients().forEach((name, client) -> {
 			forClient(properties, name);
 			positive("triage.clients." + name + ".pause-max", client.getPauseMax(), true);
@@ -124,6 +131,12 @@ final class PolicyTables {
 	private static void positive(String property, java.time.Duration value, boolean mayBeLeftOut) {
 		if ((value == null && !mayBeLeftOut) || (value != null && (value.isNegative() || value.isZero()))) {
 			throw new InvalidPolicyException(property, value, "a positive duration, e.g. 10m");
+		}
+	}
+
+	private static void notNegative(String property, java.time.Duration value, String example) {
+		if (value == null || value.isNegative()) {
+			throw new InvalidPolicyException(property, value, "a duration of 0 or more, e.g. " + example);
 		}
 	}
 

@@ -297,6 +297,29 @@ class ReloadTests extends LoopbackUpstream {
 	}
 
 	@Test
+	void aBadValueOfAKeyReadAtTheNextStartIsRefusedNotPromisedForThatStart(CapturedOutput output) {
+		// The next start would refuse each: a change must not be acknowledged as "applies at the next start".
+		String[][] bad = { { "triage.clients.inventory.fleet-rate-limit.limit-for-period", "0" },
+				{ "triage.clients.inventory.fleet-rate-limit.lease", "50" }, { "triage.fleet.timeout", "0ms" },
+				{ "triage.connection-pool.evict-idle-after", "-1s" } };
+		for (String[] each : bad) {
+			long version = this.history.status().version();
+			double rejected = reloads("rejected");
+			this.changes.clear();
+			if (each[0].endsWith(".lease")) {
+				this.changes.put("triage.clients.inventory.fleet-rate-limit.limit-for-period", "10");
+			}
+
+			set(each[0], each[1]);
+
+			assertThat(reloads("rejected")).as(each[0]).isEqualTo(rejected + 1);
+			assertThat(this.history.status().version()).isEqualTo(version);
+			assertThat(this.history.status().lastRejected().reason()).as(each[0]).contains(each[0]);
+		}
+		assertThat(output).doesNotContain("at the next start");
+	}
+
+	@Test
 	void goingBackToTheSettingsInForceAfterARefusedChangeAppliesNothing(CapturedOutput output) {
 		set(MAX_ATTEMPTS, "2");
 		long version = this.history.status().version();
