@@ -52,6 +52,12 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 	/** When a heartbeat's ping is late while Redis is available. */
 	private static final Duration PING_LATE = Duration.ofSeconds(1);
 
+	/**
+	 * When the first ping is late: it opens the connection, loading the Redis client's classes in a JVM that is
+	 * still starting (seconds on a busy machine), which says nothing of Redis.
+	 */
+	private static final Duration FIRST_PING_LATE = Duration.ofSeconds(10);
+
 	/** Every 20 heartbeat ticks (5 s by default) the repairs run: what pub/sub may have missed is read again. */
 	private static final int REPAIR_TICKS = 20;
 
@@ -70,6 +76,9 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 	private final AtomicBoolean connected = new AtomicBoolean(true);
 
 	private final AtomicBoolean beating = new AtomicBoolean();
+
+	/** Whether Redis answered a command since the store started. */
+	private volatile boolean answered;
 
 	private final AtomicLong errors = new AtomicLong();
 
@@ -113,6 +122,8 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 		});
 		long every = Math.max(50, heartbeatInterval.toMillis() / 4);
 		AtomicLong ticks = new AtomicLong();
+		// The first ping at once: the connection is opened while the application starts, not by a caller.
+		this.heartbeat.execute(this::beat);
 		this.heartbeat.scheduleWithFixedDelay(() -> {
 			long tick = ticks.incrementAndGet();
 			if (!this.connected.get() || tick % 4 == 0) {
@@ -266,12 +277,14 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 	/**
 	 * Ping Redis. While it is available, a ping is late only after {@link #PING_LATE} (or the timeout, if longer):
 	 * no caller waits on it, and a JVM that is starting on a busy machine answers its first pings late without Redis
-	 * being any slower (its callers' own late commands still count). While Redis is unavailable, a ping must come
+	 * being any slower (its callers' own late commands still count); until Redis first answered, only after
+	 * {@link #FIRST_PING_LATE}, as that ping opens the connection. While Redis is unavailable, a ping must come
 	 * within the timeout to find it again.
 	 */
 	private void beat() {
 		if (this.beating.compareAndSet(false, true)) {
-			Duration bound = (this.connected.get() && PING_LATE.compareTo(this.timeout) > 0) ? PING_LATE : this.timeout;
+			Duration late = this.answered ? PING_LATE : FIRST_PING_LATE;
+			Duration bound = (this.connected.get() && late.compareTo(this.timeout) > 0) ? late : this.timeout;
 			submit("ping", (redis) -> redis.execute((org.springframework.data.redis.core.RedisCallback<String>) (
 					connection) -> connection.ping()), bound)
 				.whenComplete((pong, failure) -> this.beating.set(false));
@@ -333,6 +346,7 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 	}
 
 	private void succeeded() {
+		this.answered = true;
 		this.lateInARow.set(0);
 		if (this.connected.compareAndSet(false, true)) {
 			this.causeSaid.set(false);

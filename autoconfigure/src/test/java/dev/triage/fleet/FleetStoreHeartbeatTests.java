@@ -70,6 +70,28 @@ class FleetStoreHeartbeatTests {
 		}
 	}
 
+	@Test
+	void theFirstPingOpensTheConnectionAtOnceAndMayTakeSecondsWithoutAnError() throws Exception {
+		// A JVM that is starting opens its first Redis connection slowly; nothing is wrong with Redis.
+		AtomicLong pings = new AtomicLong();
+		RedisConnectionFactory factory = mock(RedisConnectionFactory.class);
+		RedisConnection connection = mock(RedisConnection.class);
+		given(factory.getConnection()).willReturn(connection);
+		given(connection.ping()).willAnswer((invocation) -> {
+			if (pings.incrementAndGet() == 1) {
+				Thread.sleep(1_500);
+			}
+			return "PONG";
+		});
+		try (FleetStore store = new FleetStore(factory, "test:", TIMEOUT, Duration.ofMillis(100))) {
+			await(() -> pings.get() >= 1);
+			Thread.sleep(2_500);
+			assertThat(pings.get()).as("pings went on after the first").isGreaterThan(2);
+			assertThat(store.errors()).as("the first, slow ping is no error").isZero();
+			assertThat(store.connected()).isTrue();
+		}
+	}
+
 	private static void await(BooleanSupplier condition) throws InterruptedException {
 		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
 		while (!condition.getAsBoolean()) {
