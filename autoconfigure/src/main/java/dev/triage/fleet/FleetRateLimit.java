@@ -135,13 +135,20 @@ public final class FleetRateLimit implements RateLimit {
 			}
 			CompletableFuture<Long> pending = refill();
 			try {
-				// Until the store answers or gives up: it gives up triage.fleet.timeout after it sent the command.
-				// Giving up sooner here would take a permit of the instance's own share while the lease that is on
-				// its way is installed and spent too: one attempt over the fleet's limit, with Redis up. The wait
-				// of its own is only a guard against a store that never answers.
-				pending.get(timeout * 2, TimeUnit.NANOSECONDS);
+				// The first lease: until the store answers or gives up, triage.fleet.timeout after it sent the
+				// command. Giving up sooner here would take a permit of the instance's own share while the lease
+				// that is on its way is installed and spent too: one attempt over the fleet's limit, with Redis up.
+				// The wait of its own is only a guard against a store that never answers. A later lease (the one
+				// waited for went to this instance's other callers): only as long as the caller's own
+				// triage.fleet.timeout lasts, so that no call waits on Redis longer than that.
+				pending.get((round == 0) ? timeout * 2 : deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
 			}
-			catch (TimeoutException | ExecutionException ex) {
+			catch (TimeoutException ex) {
+				// A later lease still on its way when the caller's time ran out: the fleet's limit is in use (Redis
+				// answered this caller's first lease); its own share would spend a permit twice.
+				return (round == 0) && this.fallback.acquire();
+			}
+			catch (ExecutionException ex) {
 				return this.fallback.acquire();
 			}
 			catch (InterruptedException ex) {
