@@ -73,10 +73,11 @@ class AlertLadderTests {
 	}
 
 	@Test
-	void finalFailuresByClassCountsOnlyAlertWorthyOutcomes() throws IOException {
+	void finalFailuresByClassCountsAlertWorthyOutcomesAndRefusalsButAPoisonRequests() throws IOException {
 		JsonNode panel = panel("Final failures by class");
 
-		assertThat(panel.at("/targets/0/expr").asText()).contains("alert=\"true\"").contains("outcome!=\"success\"");
+		assertThat(panel.at("/targets/0/expr").asText()).contains("alert=\"true\"").contains("outcome!=\"success\"")
+			.contains("class=\"refused\", code!=\"poison\"");
 	}
 
 	@Test
