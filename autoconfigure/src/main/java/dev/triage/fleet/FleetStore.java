@@ -77,8 +77,8 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 
 	private final AtomicBoolean beating = new AtomicBoolean();
 
-	/** Whether Redis answered a command since the store started. */
-	private volatile boolean answered;
+	/** Whether the first ping went out (read and written by the heartbeat's thread only). */
+	private boolean pinged;
 
 	private final AtomicLong errors = new AtomicLong();
 
@@ -277,13 +277,14 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 	/**
 	 * Ping Redis. While it is available, a ping is late only after {@link #PING_LATE} (or the timeout, if longer):
 	 * no caller waits on it, and a JVM that is starting on a busy machine answers its first pings late without Redis
-	 * being any slower (its callers' own late commands still count); until Redis first answered, only after
-	 * {@link #FIRST_PING_LATE}, as that ping opens the connection. While Redis is unavailable, a ping must come
-	 * within the timeout to find it again.
+	 * being any slower (its callers' own late commands still count); the first ping, which opens the connection, only
+	 * after {@link #FIRST_PING_LATE}. While Redis is unavailable, a ping must come within the timeout to find it
+	 * again.
 	 */
 	private void beat() {
 		if (this.beating.compareAndSet(false, true)) {
-			Duration late = this.answered ? PING_LATE : FIRST_PING_LATE;
+			Duration late = this.pinged ? PING_LATE : FIRST_PING_LATE;
+			this.pinged = true;
 			Duration bound = (this.connected.get() && late.compareTo(this.timeout) > 0) ? late : this.timeout;
 			submit("ping", (redis) -> redis.execute((org.springframework.data.redis.core.RedisCallback<String>) (
 					connection) -> connection.ping()), bound)
@@ -346,7 +347,6 @@ public final class FleetStore implements FleetStatus, AutoCloseable {
 	}
 
 	private void succeeded() {
-		this.answered = true;
 		this.lateInARow.set(0);
 		if (this.connected.compareAndSet(false, true)) {
 			this.causeSaid.set(false);
