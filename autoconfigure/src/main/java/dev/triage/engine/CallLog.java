@@ -111,7 +111,8 @@ public final class CallLog implements CallObserver {
 				: " (max-attempts " + retry.maxAttempts() + " used up: one attempt per remaining channel)";
 		attemptLogger.info("triage attempt client=" + retry.client() + " method=" + field(retry.methodKey()) + ": attempt "
 				+ retry.attempt() + of + " failed (" + retry.code() + "), retrying "
-				+ ((retry.channel() != null) ? "on " + retry.channel() + " " : "") + "in " + delay(retry.delay()) + beyond);
+				+ ((retry.channel() != null) ? "on " + retry.channel() + " " : "") + "in " + delay(retry.delay())
+				+ beyond);
 	}
 
 	@Override

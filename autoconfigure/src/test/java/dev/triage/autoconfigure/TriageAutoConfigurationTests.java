@@ -166,7 +166,8 @@ class TriageAutoConfigurationTests {
 				.hasMessageContaining("triage.clients.inventory.retry-budget.ratio"));
 		this.contextRunner.withPropertyValues("triage.idempotent-methods=GET,P0ST")
 			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
-				.hasMessageContaining("triage.idempotent-methods[1]"));		this.contextRunner.withPropertyValues("triage.connection-pool.evict-idle-after=-1s")
+				.hasMessageContaining("triage.idempotent-methods[1]"));
+		this.contextRunner.withPropertyValues("triage.connection-pool.evict-idle-after=-1s")
 			.run((context) -> assertThat(context.getStartupFailure()).rootCause()
 				.isInstanceOf(InvalidPolicyException.class)
 				.hasMessageContaining("triage.connection-pool.evict-idle-after")
