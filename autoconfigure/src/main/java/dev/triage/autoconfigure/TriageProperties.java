@@ -40,7 +40,7 @@ public class TriageProperties {
 			"cookie", "set-cookie", "x-api-key");
 
 	/**
-	 * Whether Triage manages Feign clients.
+	 * Whether Triage manages clients (Feign clients and HTTP service clients); taken at the next start.
 	 */
 	private boolean enabled = true;
 
@@ -118,7 +118,8 @@ public class TriageProperties {
 	private Map<String, Rule> errorTypes = new LinkedHashMap<>();
 
 	/**
-	 * Per-client settings keyed by the Feign client name.
+	 * Per-client settings keyed by the client name: a Feign client's name, an HTTP service group's, or the name
+	 * given to TriageHttpServices.
 	 */
 	private Map<String, Client> clients = new LinkedHashMap<>();
 

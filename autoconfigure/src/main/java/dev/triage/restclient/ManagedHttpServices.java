@@ -43,8 +43,6 @@ import dev.triage.policy.RetryDecision;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.web.client.RestClient;
-import org.springframework.web.client.support.RestClientAdapter;
-import org.springframework.web.service.invoker.HttpServiceProxyFactory;
 
 /**
  * Triage for HTTP service clients: a {@link TriageRequestInterceptor} and a {@link TriageStatusHandler} on each
@@ -84,7 +82,7 @@ public final class ManagedHttpServices implements TriageHttpServices {
 	@Override
 	public <S> S createClient(String client, Class<S> serviceType, RestClient restClient) {
 		RestClient managed = restClient.mutate().apply(forClient(client)).build();
-		S proxy = HttpServiceProxyFactory.builderFor(RestClientAdapter.create(managed)).build().createClient(serviceType);
+		S proxy = UnmanagedHttpServices.proxy(serviceType, managed);
 		if (!this.enabled.test(client)) {
 			return proxy;
 		}

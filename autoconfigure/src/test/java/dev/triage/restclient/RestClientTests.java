@@ -27,6 +27,7 @@ import dev.triage.TriageHttpServices;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.autoconfigure.TriageAutoConfiguration;
+import dev.triage.autoconfigure.TriageOffAutoConfiguration;
 import dev.triage.support.BillingClient;
 import dev.triage.support.HttpServiceClients;
 import dev.triage.support.WireMocks;
@@ -37,6 +38,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.web.client.HttpServerErrorException;
+import org.springframework.web.client.RestClient;
 
 /**
  * An {@code @HttpExchange} proxy in an application without Spring Cloud OpenFeign on its classpath: managed,
@@ -48,7 +51,7 @@ class RestClientTests {
 	static WireMockExtension upstream = WireMocks.loopback();
 
 	private final ApplicationContextRunner contextRunner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(TriageAutoConfiguration.class))
+		.withConfiguration(AutoConfigurations.of(TriageAutoConfiguration.class, TriageOffAutoConfiguration.class))
 		.withPropertyValues("triage.retry-budget.enabled=false", "triage.throttle.enabled=false",
 				"triage.policies.503.pause=false");
 
@@ -76,6 +79,30 @@ class RestClientTests {
 				assertThat(refused).isInstanceOf(UpstreamUnavailableException.class);
 				assertThat(wireCount()).as("the open breaker sent nothing").isEqualTo(10);
 			});
+	}
+
+	@Test
+	void switchedOffTriageStillGivesTheBeanAndItsClientsArePlain() {
+		// triage.enabled=false, the switch of an incident: an application that builds its clients with
+		// TriageHttpServices must still start, and its clients are Spring's own, untouched.
+		// a 500: a plain client on HttpClient 5 resends a 503 with Retry-After by itself, which is not the point here
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(500)));
+		this.contextRunner.withPropertyValues("triage.enabled=false").run((context) -> {
+			assertThat(context).hasNotFailed().doesNotHaveBean(dev.triage.engine.ManagedClients.class);
+			TriageHttpServices triage = context.getBean(TriageHttpServices.class);
+			BillingClient billing = triage.createClient("billing", BillingClient.class,
+					HttpServiceClients.restClient(context.getEnvironment(), "billing", upstream.baseUrl()));
+			RestClient plain = RestClient.builder().baseUrl(upstream.baseUrl()).apply(triage.forClient("billing")).build();
+
+			assertThat(catchThrowable(billing::invoices)).isInstanceOf(HttpServerErrorException.class);
+			assertThat(catchThrowable(() -> plain.get().uri("/invoices").retrieve().body(String.class)))
+				.isInstanceOf(HttpServerErrorException.class);
+			assertThat(wireCount()).as("no retry: the 5xx row is not in force").isEqualTo(2);
+		});
+		// and an application gets it as an auto-configuration, as it gets Triage's own
+		assertThat(org.springframework.boot.context.annotation.ImportCandidates
+			.load(org.springframework.boot.autoconfigure.AutoConfiguration.class, getClass().getClassLoader())
+			.getCandidates()).contains(TriageOffAutoConfiguration.class.getName());
 	}
 
 	private static long wireCount() {
