@@ -742,11 +742,33 @@ public final class Engine {
 	 */
 	public RetryDecision decide(Call call, Rule rule, int tries, boolean idempotent, Optional<Duration> retryAfter,
 			Duration elapsed) {
+		return decide(call, rule, tries, idempotent, retryAfter, elapsed, false);
+	}
+
+	/**
+	 * Decide as {@link #decide(Call, Rule, int, boolean, Optional, Duration)}, for an adapter whose application
+	 * waits with a retry hook of its own: the wait is not Triage's to know, so the deadline refuses the retry only
+	 * once it has passed (the adapter checks it again after the wait, {@link #deadlinePassed}).
+	 * @param call the call, {@code null} when the adapter has none
+	 * @param rule the rule of the failed attempt
+	 * @param tries the attempts made so far
+	 * @param idempotent whether the request may be repeated
+	 * @param retryAfter the server's {@code Retry-After}, if any
+	 * @param elapsed the call's time so far
+	 * @param ownWaits whether the application's own retry hook waits in Triage's place
+	 * @return the decision
+	 */
+	public RetryDecision decide(Call call, Rule rule, int tries, boolean idempotent, Optional<Duration> retryAfter,
+			Duration elapsed, boolean ownWaits) {
 		Channels channels = this.runtime.channels();
 		int current = (call != null) ? call.channel() : 0;
 		int failover = (rule.failover() && channels.hasAlternatives()) ? channels.nextAvailableAfter(current) : -1;
+		Duration deadline = this.runtime.deadline();
 		RetryDecision decision = this.runtime.planner()
-			.decide(rule, tries, idempotent, retryAfter, elapsed, this.runtime.deadline(), failover >= 0);
+			.decide(rule, tries, idempotent, retryAfter, elapsed, ownWaits ? null : deadline, failover >= 0);
+		if (ownWaits && decision.retry() && deadline != null && elapsed.compareTo(deadline) >= 0) {
+			decision = RetryDecision.suppressed(RetryDecision.Suppression.DEADLINE);
+		}
 		int next = (failover >= 0) ? failover : current;
 		if (decision.retry() && call != null && call.poisoned()) {
 			decision = RetryDecision.suppressed(RetryDecision.Suppression.POISON);
@@ -771,6 +793,23 @@ public final class Engine {
 			call.suppressed(decision.suppressed());
 		}
 		return decision;
+	}
+
+	/**
+	 * After the application's own retry hook waited: when the call's deadline passed meanwhile, no attempt starts;
+	 * the retry is reported as suppressed by the deadline.
+	 * @param call the call
+	 * @return whether the deadline passed
+	 */
+	public boolean deadlinePassed(Call call) {
+		Duration deadline = this.runtime.deadline();
+		if (deadline == null || call == null || call.elapsedNanos() < deadline.toNanos()) {
+			return false;
+		}
+		this.runtime.observer()
+			.onRetryDecision(this.runtime.name(), RetryDecision.suppressed(RetryDecision.Suppression.DEADLINE));
+		call.suppressed(RetryDecision.Suppression.DEADLINE);
+		return true;
 	}
 
 	/**

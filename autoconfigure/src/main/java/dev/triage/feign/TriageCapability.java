@@ -28,6 +28,7 @@ import feign.Client;
 import feign.Feign;
 import feign.InvocationHandlerFactory;
 import feign.InvocationHandlerFactory.MethodHandler;
+import feign.Retryer;
 import feign.codec.Decoder;
 
 /**
@@ -60,6 +61,15 @@ public final class TriageCapability implements Capability {
 			return client;
 		}
 		return new TriageClient(this.underlying.checked(client), this.client);
+	}
+
+	/**
+	 * An application's own retryer still retries only what the table allows (it decides the waits); Triage's is
+	 * left as it is.
+	 */
+	@Override
+	public Retryer enrich(Retryer retryer) {
+		return (retryer == null || retryer instanceof TriageRetryer) ? retryer : new TriageRetryer(this.client, retryer);
 	}
 
 	@Override

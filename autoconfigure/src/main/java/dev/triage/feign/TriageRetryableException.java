@@ -17,6 +17,8 @@
 package dev.triage.feign;
 
 import dev.triage.UpstreamResponseException;
+import dev.triage.policy.RetryAfter;
+import dev.triage.policy.RetryAfterMode;
 import dev.triage.policy.Rule;
 import feign.Request;
 import feign.RetryableException;
@@ -34,9 +36,24 @@ final class TriageRetryableException extends RetryableException {
 
 	TriageRetryableException(UpstreamResponseException failure, Rule rule, Request request) {
 		super(failure.response().status(), failure.getMessage(),
-				(request != null) ? request.httpMethod() : Request.HttpMethod.GET, (Long) null, request);
+				(request != null) ? request.httpMethod() : Request.HttpMethod.GET, retryAfter(failure, rule), request);
 		this.failure = failure;
 		this.rule = rule;
+	}
+
+	/**
+	 * When the answer's {@code Retry-After} is one its rule honours, the moment it names (epoch milliseconds), for
+	 * an application's own retryer: Feign's {@code Retryer.Default} waits until then (at most its longest interval).
+	 */
+	private static Long retryAfter(UpstreamResponseException failure, Rule rule) {
+		if (rule.retryAfter() != RetryAfterMode.HONOR) {
+			return null;
+		}
+		return failure.response()
+			.retryAfter()
+			.filter((wait) -> !RetryAfter.isBeyondLimit(wait))
+			.map((wait) -> System.currentTimeMillis() + wait.toMillis())
+			.orElse(null);
 	}
 
 	UpstreamResponseException failure() {

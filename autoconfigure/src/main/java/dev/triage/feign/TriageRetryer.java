@@ -42,11 +42,19 @@ import feign.Retryer;
  * typed exception. Replaces Feign's habit of retrying every I/O exception: an I/O failure is retried only when
  * its transport rule says so.
  * <p>
+ * An application's own {@link Retryer} (declared for the client or the application) decides when to retry and
+ * when to give up, within the table: every retry the table refuses (beyond {@code max-attempts}, a write without
+ * an {@code Idempotency-Key}, a {@code Retry-After} above {@code retry-after-max}, an empty budget, an open
+ * breaker, a poison request, the deadline) stays refused, and no attempt starts after the deadline.
+ * <p>
  * Stateful per call: {@link #clone()} returns a fresh instance, as Feign expects.
  */
 public final class TriageRetryer implements Retryer {
 
 	private final ManagedClient client;
+
+	/** The application's own retryer, which waits in Triage's place; {@code null} for none. */
+	private final Retryer own;
 
 	private final long startNanos = System.nanoTime();
 
@@ -57,7 +65,17 @@ public final class TriageRetryer implements Retryer {
 	 * @param client the client
 	 */
 	public TriageRetryer(ManagedClient client) {
+		this(client, null);
+	}
+
+	/**
+	 * Create a retryer for one client that leaves the waits to the application's own retryer, within the table.
+	 * @param client the client
+	 * @param own the application's retryer, {@code null} for none
+	 */
+	public TriageRetryer(ManagedClient client, Retryer own) {
 		this.client = client;
+		this.own = own;
 	}
 
 	@Override
@@ -100,11 +118,20 @@ public final class TriageRetryer implements Retryer {
 		}
 		Request request = e.request();
 		boolean idempotent = request != null && engine.isIdempotent(request.httpMethod().name(), request.headers());
-		RetryDecision decision = engine.decide(call, rule, tries, idempotent, retryAfter, elapsed);
+		RetryDecision decision = engine.decide(call, rule, tries, idempotent, retryAfter, elapsed, this.own != null);
 		if (!decision.retry()) {
 			throw failure;
 		}
-		engine.await(decision, failure);
+		if (this.own == null) {
+			engine.await(decision, failure);
+			return;
+		}
+		// The application's retryer waits its own interval, or gives up (it throws what it was given: the method
+		// handler turns that into the typed exception); no attempt starts once the deadline has passed meanwhile.
+		this.own.continueOrPropagate(e);
+		if (engine.deadlinePassed(call)) {
+			throw failure;
+		}
 	}
 
 	static String requestLine(Request request) {
@@ -113,7 +140,7 @@ public final class TriageRetryer implements Retryer {
 
 	@Override
 	public Retryer clone() {
-		return new TriageRetryer(this.client);
+		return new TriageRetryer(this.client, (this.own != null) ? this.own.clone() : null);
 	}
 
 }

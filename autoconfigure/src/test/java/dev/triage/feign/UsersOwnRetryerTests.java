@@ -18,6 +18,9 @@ package dev.triage.feign;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -47,7 +50,9 @@ import org.springframework.context.annotation.Bean;
 /**
  * A user's own retryer (Feign's {@code Retryer.Default}, set through Spring Cloud OpenFeign's properties) keeps
  * the contract: callers get Triage's typed exceptions, never an internal signal; the fallback is called; the
- * meters report the real status.
+ * meters report the real status. It decides the waits, within the table: what the table does not retry (beyond
+ * max-attempts, a write, a Retry-After above retry-after-max) is not retried, and no attempt starts after the
+ * deadline.
  */
 @WithoutProtection
 @SpringBootTest(classes = { TestApplication.class, RecordingObserverConfiguration.class,
@@ -55,6 +60,8 @@ import org.springframework.context.annotation.Bean;
 		properties = { "spring.cloud.openfeign.client.config.inventory.retryer=feign.Retryer.Default",
 				"spring.cloud.openfeign.client.config.billing.retryer=feign.Retryer.Default",
 				"spring.cloud.openfeign.client.config.inventory.read-timeout=300",
+				"spring.cloud.openfeign.client.config.billing.retryer=dev.triage.feign.UsersOwnRetryerTests$SlowRetryer",
+				"triage.clients.billing.deadline=1s",
 				"resilience4j.circuitbreaker.configs.default.minimum-number-of-calls=100000",
 				"resilience4j.circuitbreaker.configs.default.sliding-window-size=100000" })
 class UsersOwnRetryerTests extends LoopbackUpstream {
@@ -69,6 +76,7 @@ class UsersOwnRetryerTests extends LoopbackUpstream {
 	void reset() {
 		upstream.resetAll();
 		this.observer.clear();
+		this.fallbacks.responses.clear();
 	}
 
 	@Test
@@ -79,11 +87,61 @@ class UsersOwnRetryerTests extends LoopbackUpstream {
 
 		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
 		assertThat(((UpstreamResponseException) thrown).response().status()).isEqualTo(503);
-		assertThat(wireCount()).as("Retryer.Default's own five attempts").isEqualTo(5);
+		assertThat(wireCount()).as("the table's max-attempts for a 503, although Retryer.Default makes five")
+			.isEqualTo(3);
 		assertThat(this.observer.calls).singleElement().satisfies((call) -> {
 			assertThat(call.failureClass().tag()).isEqualTo("5xx");
 			assertThat(call.code()).isEqualTo("503");
 		});
+	}
+
+	@Test
+	void aWriteIsNotRetriedByTheApplicationsRetryer() {
+		upstream.stubFor(post(urlPathEqualTo("/orders")).willReturn(aResponse().withStatus(503)));
+
+		Throwable thrown = catchThrowable(() -> this.inventory.order("{}"));
+
+		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
+		assertThat(upstream.findAll(postRequestedFor(urlPathEqualTo("/orders")))).hasSize(1);
+	}
+
+	@Test
+	void aWriteWithAnIdempotencyKeyIsRetriedByTheApplicationsRetryer() {
+		upstream.stubFor(post(urlPathEqualTo("/orders")).willReturn(aResponse().withStatus(503)));
+
+		catchThrowable(() -> this.inventory.order("{}", "key-1"));
+
+		assertThat(upstream.findAll(postRequestedFor(urlPathEqualTo("/orders")))).hasSize(3);
+	}
+
+	@Test
+	void aRetryAfterAboveRetryAfterMaxFailsFastWithTheApplicationsRetryer() {
+		upstream.stubFor(get(urlPathEqualTo("/items/1"))
+			.willReturn(aResponse().withStatus(503).withHeader("Retry-After", "3600")));
+
+		Throwable thrown = catchThrowable(() -> this.inventory.item("1"));
+
+		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
+		assertThat(wireCount()).isEqualTo(1);
+	}
+
+	@Test
+	void noAttemptStartsAfterTheDeadlineWhileTheApplicationsRetryerWaits() {
+		upstream.stubFor(get(urlPathEqualTo("/invoices/0")).willReturn(aResponse().withStatus(200).withBody("warm")));
+		assertThat(this.billing.invoice("0")).as("a first call, so that the measured one starts warm").isEqualTo("warm");
+		upstream.stubFor(get(urlPathEqualTo("/invoices/1")).willReturn(aResponse().withStatus(503)));
+
+		long start = System.nanoTime();
+		String answer = this.billing.invoice("1");
+		long tookMillis = (System.nanoTime() - start) / 1_000_000;
+
+		assertThat(answer).as("the fallback's").isEqualTo(new DegradedBilling().invoice("1"));
+		assertThat(this.fallbacks.responses).singleElement()
+			.satisfies((response) -> assertThat(response.status()).isEqualTo(503));
+		// The retryer waits 600 ms between attempts: the second attempt (at 600 ms) starts before the 1 s deadline,
+		// the third would start after it (1.2 s), and the retryer's own schedule would run on for seconds.
+		assertThat(upstream.findAll(getRequestedFor(urlPathEqualTo("/invoices/1")))).hasSize(2);
+		assertThat(tookMillis).as("ends once the retryer's wait crosses the deadline").isLessThan(3_000);
 	}
 
 	@Test
@@ -105,6 +163,20 @@ class UsersOwnRetryerTests extends LoopbackUpstream {
 		assertThat(this.billing.invoices()).isEqualTo("degraded");
 		assertThat(this.fallbacks.responses).singleElement()
 			.satisfies((response) -> assertThat(response.status()).isEqualTo(503));
+	}
+
+	/** Waits 600 ms before each of up to ten attempts. */
+	public static class SlowRetryer extends feign.Retryer.Default {
+
+		public SlowRetryer() {
+			super(600, 600, 10);
+		}
+
+		@Override
+		public feign.Retryer clone() {
+			return new SlowRetryer();
+		}
+
 	}
 
 	@TestConfiguration(proxyBeanMethods = false)
