@@ -232,7 +232,8 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 	}
 
 	/**
-	 * Just before the request is sent: tells the attempt's bound, and refuses to send once it fired.
+	 * Just before the request is sent: refuses to send once the breaker of the attempt's channel opened while it
+	 * waited for a connection; tells the attempt's bound, and refuses to send once it fired.
 	 */
 	private static final class SendingMark implements ExecChainHandler {
 
@@ -243,6 +244,10 @@ public final class AttemptAbortInterceptor implements ExecChainHandler {
 				throws IOException, HttpException {
 			Call call = Call.innermost();
 			if (call != null) {
+				RefusedException breakerOpened = call.breakerOpenedBeforeSending(scope.execRuntime);
+				if (breakerOpened != null) {
+					throw breakerOpened;
+				}
 				if (!call.abort().sending(scope.execRuntime)) {
 					throw new InterruptedIOException("the attempt's bound passed before its request was sent");
 				}

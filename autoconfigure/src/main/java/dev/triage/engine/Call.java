@@ -20,7 +20,9 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 import dev.triage.OriginalResponse;
+import dev.triage.Refusal;
 import dev.triage.UpstreamException;
+import dev.triage.channel.Channel;
 import dev.triage.policy.RetryDecision;
 import dev.triage.policy.Rule;
 
@@ -306,6 +308,27 @@ public final class Call {
 		if (exchange == this.attemptExchange && exchange != null) {
 			this.attemptSent = true;
 		}
+	}
+
+	/**
+	 * The HTTP client is about to send a request of an exchange, after waiting for a pooled connection and
+	 * connecting: when it is the attempt's first and the breaker of the attempt's channel opened meanwhile, the
+	 * request must not be sent (SPEC §6: an open breaker lets nothing reach the wire).
+	 * @param exchange the exchange
+	 * @return the refusal, {@code null} when the request may be sent
+	 */
+	RefusedException breakerOpenedBeforeSending(Object exchange) {
+		if (exchange != this.attemptExchange || exchange == null || this.attemptSent) {
+			return null;
+		}
+		Channel channel = this.engine.runtime().channels().get(this.channel);
+		if (!channel.breaker().isOpen()) {
+			return null;
+		}
+		String upstream = this.engine.runtime().name()
+				+ (OriginalResponse.PRIMARY.equals(channel.name()) ? "" : " channel " + channel.name());
+		return new RefusedException(Refusal.BREAKER_OPEN, "circuit breaker of '" + upstream + "' opened while the "
+				+ "attempt waited for a connection: nothing was sent");
 	}
 
 	/**

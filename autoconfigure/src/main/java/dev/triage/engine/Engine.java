@@ -237,6 +237,21 @@ public final class Engine {
 	}
 
 	/**
+	 * The attempt was refused after it was admitted, before its request was sent (the breaker of its channel opened
+	 * while it waited for a connection): nothing reached the wire, what the protections took is given back, and the
+	 * refusal is counted. The adapter ends the call as for any refusal ({@link #refused(Call, RefusedException)}).
+	 * @param attempt the attempt
+	 * @param refused the refusal
+	 * @return the refusal
+	 */
+	public RefusedException refusedBeforeSending(Attempt attempt, RefusedException refused) {
+		attempt.call.attemptNotSent();
+		interrupted(attempt);
+		this.runtime.observer().onRefusal(this.runtime.name(), refused.refusal());
+		return refused;
+	}
+
+	/**
 	 * The client threw something that is not an I/O failure while sending: nothing to learn about the
 	 * upstream, what the protections took (the breaker's permit, the bulkhead's) is given back.
 	 * @param attempt the attempt

@@ -30,6 +30,7 @@ import dev.triage.engine.CapturedBody;
 import dev.triage.engine.ClientRuntime;
 import dev.triage.engine.Engine;
 import dev.triage.engine.ManagedClient;
+import dev.triage.engine.RefusedException;
 import feign.Client;
 import feign.MethodMetadata;
 import feign.Request;
@@ -103,6 +104,9 @@ final class TriageClient implements Client {
 		call.guardBody(managed);
 		try {
 			response = this.delegate.execute(sent, effective);
+		}
+		catch (RefusedException ex) {
+			throw engine.refusedBeforeSending(attempt, ex);
 		}
 		catch (IOException ex) {
 			throw engine.failed(attempt, ex, connectTimeout(effective), readTimeout(effective));

@@ -182,6 +182,13 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 			else if (notTaken && (response != null || failed != null)) {
 				HiddenRetries.sentUnbound(this.client);
 			}
+			if (failed instanceof RefusedException refused) {
+				UpstreamException ended = engine.refused(call, engine.refusedBeforeSending(attempt, refused));
+				if (last != null && ended == last.failure()) {
+					return last;
+				}
+				throw ended;
+			}
 			if (failed != null) {
 				engine.failed(attempt, failed, call.clientConnectTimeout(), call.clientReadTimeout());
 				UpstreamTransportException failure = (UpstreamTransportException) call.lastAnswer();
