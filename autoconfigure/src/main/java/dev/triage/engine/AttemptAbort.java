@@ -20,6 +20,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -38,7 +39,8 @@ import org.apache.commons.logging.LogFactory;
  * a bound writes a few fields and, once per call, puts the call's bound on the watch's list (no lock, no task,
  * no wake-up while the watch is ticking); disarming it is one compare-and-set. The watch looks at the list every
  * {@link #TICK_MILLIS} ms at most (sooner when a bound it knows of passes sooner): a bound fires when it passes
- * or up to that much later. After a second with nothing armed the watch sleeps until a bound is armed.
+ * or up to that much later. After a second with nothing armed the thread ends, and the next bound armed starts a
+ * new one: no thread of Triage's outlives the calls (an application closed, a test's contexts, a redeploy).
  */
 public final class AttemptAbort {
 
@@ -365,25 +367,30 @@ public final class AttemptAbort {
 
 		private final AtomicReference<AttemptAbort> arrived = new AtomicReference<>();
 
-		private final Thread thread;
+		/** Whether a thread watches; it ends after a while with nothing armed, and an arrival starts another. */
+		private final AtomicBoolean running = new AtomicBoolean();
 
-		/** The bounds watched, linked through {@link AttemptAbort#next}: the watch's thread only. */
+		/**
+		 * The bounds watched, linked through {@link AttemptAbort#next}: the watching thread's only (a thread ends
+		 * with none, and the next one starts after it said so).
+		 */
 		private AttemptAbort watched;
-
-		/** Whether the thread sleeps until a bound is armed. */
-		private volatile boolean sleeping;
-
-		Watch() {
-			this.thread = new Thread(this, "triage-attempt-abort");
-			this.thread.setDaemon(true);
-			this.thread.start();
-		}
 
 		void add(AttemptAbort abort) {
 			push(abort);
-			if (this.sleeping) {
-				LockSupport.unpark(this.thread);
+			// Read after the push: a thread that is ending looks for arrivals after it said so (see run).
+			if (!this.running.get() && this.running.compareAndSet(false, true)) {
+				start();
 			}
+		}
+
+		private void start() {
+			// Neither the caller's thread locals nor its class loader: the thread outlives no call but belongs to
+			// none.
+			Thread thread = new Thread(null, this, "triage-attempt-abort", 0, false);
+			thread.setDaemon(true);
+			thread.setContextClassLoader(null);
+			thread.start();
 		}
 
 		private void push(AttemptAbort abort) {
@@ -448,13 +455,13 @@ public final class AttemptAbort {
 					LockSupport.parkNanos(this, sleep);
 					continue;
 				}
-				// Nothing armed for a while: sleep until a bound is listed (looked for after saying so, so that a
-				// bound listed meanwhile is seen either here or by add).
-				this.sleeping = true;
-				if (this.watched == null && this.arrived.get() == null) {
-					LockSupport.park(this);
+				// Nothing armed for a while (and nothing watched: every bound not armed was let go above): the
+				// thread ends. Arrivals are looked for after saying so, so that a bound listed meanwhile is taken
+				// either by this thread or by one its adder starts.
+				this.running.set(false);
+				if (this.arrived.get() == null || !this.running.compareAndSet(false, true)) {
+					return;
 				}
-				this.sleeping = false;
 				lastArmed = System.nanoTime();
 			}
 		}

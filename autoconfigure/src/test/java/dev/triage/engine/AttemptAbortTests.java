@@ -17,6 +17,7 @@
 package dev.triage.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -77,6 +78,33 @@ class AttemptAbortTests {
 		assertThat(abort.configured()).isEqualTo(Duration.ofMillis(1_200));
 		abort.bound(System.nanoTime() + 10_000 * MILLIS, 10_000);
 		assertThat(abort.fired()).as("the next attempt starts unfired").isFalse();
+	}
+
+	@Test
+	void theWatchThreadEndsWithNothingArmedAndTheNextBoundStartsAnother() throws Exception {
+		AttemptAbort abort = new AttemptAbort();
+		abort.bound(System.nanoTime() + 1_000 * MILLIS, 1_000);
+		abort.arm(() -> {
+		});
+		assertThat(watchThreads()).as("a bound armed is watched").isNotEmpty();
+		abort.cancel();
+
+		// No thread outlives the calls: an application closed, a redeploy, a test's contexts.
+		await().atMost(Duration.ofSeconds(20)).until(() -> watchThreads().isEmpty());
+
+		CountDownLatch fired = new CountDownLatch(1);
+		abort.bound(System.nanoTime() + 50 * MILLIS, 50);
+		abort.arm(fired::countDown);
+		assertThat(fired.await(10, TimeUnit.SECONDS)).as("a bound armed afterwards still fires").isTrue();
+		assertThat(abort.fired()).isTrue();
+	}
+
+	private static List<Thread> watchThreads() {
+		return Thread.getAllStackTraces()
+			.keySet()
+			.stream()
+			.filter((thread) -> thread.isAlive() && "triage-attempt-abort".equals(thread.getName()))
+			.toList();
 	}
 
 	@Test
