@@ -850,27 +850,37 @@ public final class Engine {
 
 	/**
 	 * Wait before the next attempt.
+	 * @param call the call, {@code null} when the adapter has none
 	 * @param decision the decision to retry
-	 * @param failure thrown instead when the wait is interrupted or the application closes (no further attempt)
+	 * @param failure thrown instead when the wait is interrupted or the application closes (no further attempt;
+	 * the call log and {@code triage.retries.suppressed} say why)
 	 */
-	public void await(RetryDecision decision, RuntimeException failure) {
+	public void await(Call call, RetryDecision decision, RuntimeException failure) {
 		Duration wait = decision.delay();
 		if (this.shutdown.closed()) {
 			// The application is closing, its HTTP clients with it: no further attempt.
-			throw failure;
+			throw waitEnded(call, RetryDecision.Suppression.SHUTDOWN, failure);
 		}
 		if (wait.isZero()) {
 			return;
 		}
 		try {
 			if (!this.shutdown.sleep(wait)) {
-				throw failure;
+				throw waitEnded(call, RetryDecision.Suppression.SHUTDOWN, failure);
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			throw failure;
+			throw waitEnded(call, RetryDecision.Suppression.INTERRUPTED, failure);
 		}
+	}
+
+	private RuntimeException waitEnded(Call call, RetryDecision.Suppression reason, RuntimeException failure) {
+		this.runtime.observer().onRetryDecision(this.runtime.name(), RetryDecision.suppressed(reason));
+		if (call != null) {
+			call.suppressed(reason);
+		}
+		return failure;
 	}
 
 	/**

@@ -123,7 +123,7 @@ public final class TriageRetryer implements Retryer {
 			throw failure;
 		}
 		if (this.own == null) {
-			engine.await(decision, failure);
+			engine.await(call, decision, failure);
 			return;
 		}
 		// The application's retryer waits its own interval, or gives up (it throws what it was given: the method

@@ -62,7 +62,13 @@ public record RetryDecision(boolean retry, Duration delay, Suppression suppresse
 		BULKHEAD_FULL,
 
 		/** The request turned out to be poison. */
-		POISON;
+		POISON,
+
+		/** The application closed (its context, e.g. on a rolling deploy) while the call waited for its retry. */
+		SHUTDOWN,
+
+		/** The caller's thread was interrupted while the call waited for its retry. */
+		INTERRUPTED;
 
 		private final String tag = name().toLowerCase(Locale.ROOT);
 

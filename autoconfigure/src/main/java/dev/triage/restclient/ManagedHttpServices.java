@@ -248,7 +248,7 @@ public final class ManagedHttpServices implements TriageHttpServices {
 					if (!decision.retry()) {
 						return engine.fail(call, answered, answered, fallback, method, args);
 					}
-					engine.await(decision, answered);
+					engine.await(call, decision, answered);
 				}
 			}
 			engine.returned(call);

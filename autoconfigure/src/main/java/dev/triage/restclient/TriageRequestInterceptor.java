@@ -200,7 +200,7 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 				if (!decision.retry()) {
 					throw failure;
 				}
-				engine.await(decision, failure);
+				engine.await(call, decision, failure);
 				continue;
 			}
 			if (status >= 200 && status < 300) {
@@ -231,7 +231,7 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 			if (!decision.retry()) {
 				return last;
 			}
-			engine.await(decision, failure);
+			engine.await(call, decision, failure);
 		}
 	}
 

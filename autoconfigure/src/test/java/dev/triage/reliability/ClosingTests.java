@@ -34,17 +34,22 @@ import dev.triage.support.InventoryClient;
 import dev.triage.support.TestApplication;
 import dev.triage.support.WireMocks;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.web.client.RestClient;
 
 /**
  * The application closes while callers wait between attempts (a 503 asked for 20 s): they end at once with what
- * really happened, the 503, and make no further attempt on HTTP clients being shut down. Before, they slept on, then
+ * really happened, the 503, and make no further attempt on HTTP clients being shut down; the call log says why
+ * ({@code retry_suppressed=shutdown}). Before, they slept on, then
  * sent again (HTTP service clients) or got Apache HttpClient 5's "Connection pool shut down" (Feign).
  */
+@ExtendWith(OutputCaptureExtension.class)
 class ClosingTests {
 
 	/** Far below the 20 s the upstream asked for; far above a close on a loaded machine. */
@@ -54,19 +59,21 @@ class ClosingTests {
 	static WireMockExtension upstream = WireMocks.loopback();
 
 	@Test
-	void aFeignCallerWaitingBetweenAttemptsEndsWithItsLastAnswerWhenTheApplicationCloses() throws Exception {
-		assertEndsPromptly((context) -> context.getBean(InventoryClient.class));
+	void aFeignCallerWaitingBetweenAttemptsEndsWithItsLastAnswerWhenTheApplicationCloses(CapturedOutput output)
+			throws Exception {
+		assertEndsPromptly((context) -> context.getBean(InventoryClient.class), output);
 	}
 
 	@Test
-	void anHttpServiceClientCallerWaitingBetweenAttemptsEndsWithItsLastAnswerWhenTheApplicationCloses()
-			throws Exception {
+	void anHttpServiceClientCallerWaitingBetweenAttemptsEndsWithItsLastAnswerWhenTheApplicationCloses(
+			CapturedOutput output) throws Exception {
 		assertEndsPromptly((context) -> context.getBean(TriageHttpServices.class)
-			.createClient("closing", InventoryClient.class, RestClient.builder().baseUrl(upstream.baseUrl()).build()));
+			.createClient("closing", InventoryClient.class, RestClient.builder().baseUrl(upstream.baseUrl()).build()),
+				output);
 	}
 
-	private static void assertEndsPromptly(Function<ConfigurableApplicationContext, InventoryClient> client)
-			throws Exception {
+	private static void assertEndsPromptly(Function<ConfigurableApplicationContext, InventoryClient> client,
+			CapturedOutput output) throws Exception {
 		upstream.resetAll();
 		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "20")));
 		ConfigurableApplicationContext context = new SpringApplicationBuilder(TestApplication.class)
@@ -99,6 +106,9 @@ class ClosingTests {
 		assertThat(((UpstreamResponseException) ended).response().status()).isEqualTo(503);
 		Thread.sleep(200);
 		assertThat(wireCount()).as("no further attempt").isEqualTo(1);
+		assertThat(output.getAll().lines().filter((line) -> line.contains("code=503")))
+			.as("the call's log line says why its retry was not made")
+			.anySatisfy((line) -> assertThat(line).contains("retry_suppressed=shutdown"));
 	}
 
 	private static long wireCount() {
