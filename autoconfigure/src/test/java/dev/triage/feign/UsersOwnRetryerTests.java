@@ -58,7 +58,6 @@ import org.springframework.context.annotation.Bean;
 @SpringBootTest(classes = { TestApplication.class, RecordingObserverConfiguration.class,
 		UsersOwnRetryerTests.Fallbacks.class }, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.cloud.openfeign.client.config.inventory.retryer=feign.Retryer.Default",
-				"spring.cloud.openfeign.client.config.billing.retryer=feign.Retryer.Default",
 				"spring.cloud.openfeign.client.config.inventory.read-timeout=300",
 				"spring.cloud.openfeign.client.config.billing.retryer=dev.triage.feign.UsersOwnRetryerTests$SlowRetryer",
 				"triage.clients.billing.deadline=1s",

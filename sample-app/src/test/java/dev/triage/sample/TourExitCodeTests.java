@@ -28,14 +28,14 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Runs the demo as its own process, as the README's command does, with {@code exit-after-tour}: a Feign
- * setting that bypasses Triage's retryer for one client makes rows disagree with the policy table, and the
- * process exits non-zero.
+ * setting that replaces Triage's error decoder for one client (Feign's own: no retry without Retry-After, its
+ * own exceptions) makes rows disagree with the policy table, and the process exits non-zero.
  */
 class TourExitCodeTests {
 
 	@Test
 	void tourExitsNonZeroWhenARowDisagreesWithThePolicyTable() throws Exception {
-		Result result = runDemo("--spring.cloud.openfeign.client.config.catalog.retryer=feign.Retryer.Default");
+		Result result = runDemo("--spring.cloud.openfeign.client.config.catalog.error-decoder=feign.codec.ErrorDecoder$Default");
 
 		assertThat(result.exitCode()).as(result.output()).isEqualTo(1);
 		assertThat(result.output()).contains("behaved differently from the policy table").contains("NO: ");
