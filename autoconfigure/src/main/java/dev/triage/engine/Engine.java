@@ -797,8 +797,11 @@ public final class Engine {
 		if (decision.retry() && call != null) {
 			call.channel(next);
 		}
-		this.runtime.observer().onRetryDecision(this.runtime.name(), decision);
-		if (decision.retry() && call != null) {
+		if (!ownWaits || !decision.retry()) {
+			// A retry the application's own hook waits for is told once it goes ahead (retrying).
+			this.runtime.observer().onRetryDecision(this.runtime.name(), decision);
+		}
+		if (decision.retry() && call != null && !ownWaits) {
 			this.runtime.observer()
 				.onRetry(new RetryRecord(this.runtime.name(), call.methodKey(), tries, rule.maxAttempts(),
 						code(call.lastAnswer()), decision.delay(),
@@ -817,14 +820,58 @@ public final class Engine {
 	 * @return whether the deadline passed
 	 */
 	public boolean deadlinePassed(Call call) {
+		return deadlinePassed(call, Duration.ZERO);
+	}
+
+	/**
+	 * As {@link #deadlinePassed(Call)}, once a further wait is over.
+	 * @param call the call
+	 * @param wait the wait still to come before the attempt
+	 * @return whether the deadline passes before the wait is over
+	 */
+	public boolean deadlinePassed(Call call, Duration wait) {
 		Duration deadline = this.runtime.deadline();
-		if (deadline == null || call == null || call.elapsedNanos() < deadline.toNanos()) {
+		if (deadline == null || call == null || call.elapsedNanos() + wait.toNanos() < deadline.toNanos()) {
 			return false;
 		}
-		this.runtime.observer()
-			.onRetryDecision(this.runtime.name(), RetryDecision.suppressed(RetryDecision.Suppression.DEADLINE));
-		call.suppressed(RetryDecision.Suppression.DEADLINE);
+		suppressedAfterDecision(call, RetryDecision.Suppression.DEADLINE);
 		return true;
+	}
+
+	/**
+	 * The application's own retry hook gave up on a retry the table allowed.
+	 * @param call the call
+	 */
+	public void retryerGaveUp(Call call) {
+		suppressedAfterDecision(call, RetryDecision.Suppression.RETRYER);
+	}
+
+	private void suppressedAfterDecision(Call call, RetryDecision.Suppression reason) {
+		this.runtime.observer().onRetryDecision(this.runtime.name(), RetryDecision.suppressed(reason));
+		if (call != null) {
+			call.suppressed(reason);
+		}
+	}
+
+	/**
+	 * The application's own retry hook waited, and the retry goes ahead: counted and logged now (a retry it gave
+	 * up on is not one), with the wait it really made.
+	 * @param call the call
+	 * @param decision the decision to retry
+	 * @param rule the rule of the failed attempt
+	 * @param tries the attempts made so far
+	 * @param waited how long the call waited
+	 */
+	public void retrying(Call call, RetryDecision decision, Rule rule, int tries, Duration waited) {
+		this.runtime.observer().onRetryDecision(this.runtime.name(), decision);
+		if (call == null) {
+			return;
+		}
+		Channels channels = this.runtime.channels();
+		this.runtime.observer()
+			.onRetry(new RetryRecord(this.runtime.name(), call.methodKey(), tries, rule.maxAttempts(),
+					code(call.lastAnswer()), waited,
+					channels.hasAlternatives() ? channels.get(call.channel()).name() : null));
 	}
 
 	/**
@@ -856,7 +903,16 @@ public final class Engine {
 	 * the call log and {@code triage.retries.suppressed} say why)
 	 */
 	public void await(Call call, RetryDecision decision, RuntimeException failure) {
-		Duration wait = decision.delay();
+		await(call, decision.delay(), failure);
+	}
+
+	/**
+	 * Wait before the next attempt, as {@link #await(Call, RetryDecision, RuntimeException)}.
+	 * @param call the call, {@code null} when the adapter has none
+	 * @param wait how long
+	 * @param failure thrown instead when the wait is interrupted or the application closes
+	 */
+	public void await(Call call, Duration wait, RuntimeException failure) {
 		if (this.shutdown.closed()) {
 			// The application is closing, its HTTP clients with it: no further attempt.
 			throw waitEnded(call, RetryDecision.Suppression.SHUTDOWN, failure);
@@ -876,10 +932,7 @@ public final class Engine {
 	}
 
 	private RuntimeException waitEnded(Call call, RetryDecision.Suppression reason, RuntimeException failure) {
-		this.runtime.observer().onRetryDecision(this.runtime.name(), RetryDecision.suppressed(reason));
-		if (call != null) {
-			call.suppressed(reason);
-		}
+		suppressedAfterDecision(call, reason);
 		return failure;
 	}
 

@@ -30,6 +30,7 @@ import dev.triage.engine.RefusedException;
 import dev.triage.engine.Requests;
 import dev.triage.engine.TransportFailureException;
 import dev.triage.engine.TransportFailures;
+import dev.triage.policy.RetryAfterMode;
 import dev.triage.policy.RetryDecision;
 import dev.triage.policy.Rule;
 import feign.Request;
@@ -127,11 +128,28 @@ public final class TriageRetryer implements Retryer {
 			return;
 		}
 		// The application's retryer waits its own interval, or gives up (it throws what it was given: the method
-		// handler turns that into the typed exception); no attempt starts once the deadline has passed meanwhile.
-		this.own.continueOrPropagate(e);
-		if (engine.deadlinePassed(call)) {
+		// handler turns that into the typed exception).
+		long waitStart = System.nanoTime();
+		try {
+			this.own.continueOrPropagate(e);
+		}
+		catch (RuntimeException gaveUp) {
+			engine.retryerGaveUp(call);
+			throw gaveUp;
+		}
+		// Never earlier than the server asked (a Retry-After the rule honours, on the same channel): the rest of it
+		// when the retryer waited less; and no attempt once the deadline has passed.
+		Duration rest = Duration.ZERO;
+		if (retryAfter.isPresent() && rule.retryAfter() == RetryAfterMode.HONOR && !decision.delay().isZero()) {
+			rest = retryAfter.get().minusNanos(System.nanoTime() - waitStart);
+		}
+		if (engine.deadlinePassed(call, rest.isNegative() ? Duration.ZERO : rest)) {
 			throw failure;
 		}
+		if (!rest.isNegative() && !rest.isZero()) {
+			engine.await(call, rest, failure);
+		}
+		engine.retrying(call, decision, rule, tries, Duration.ofNanos(System.nanoTime() - waitStart));
 	}
 
 	static String requestLine(Request request) {

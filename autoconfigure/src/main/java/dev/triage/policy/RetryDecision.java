@@ -68,7 +68,10 @@ public record RetryDecision(boolean retry, Duration delay, Suppression suppresse
 		SHUTDOWN,
 
 		/** The caller's thread was interrupted while the call waited for its retry. */
-		INTERRUPTED;
+		INTERRUPTED,
+
+		/** The application's own retry hook (a Feign {@code Retryer} of its own) gave up. */
+		RETRYER;
 
 		private final String tag = name().toLowerCase(Locale.ROOT);
 

@@ -28,11 +28,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import dev.triage.OriginalResponse;
 import dev.triage.TransportFailure;
 import dev.triage.TriageFallback;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
+import dev.triage.policy.RetryDecision;
 import dev.triage.support.BillingClient;
 import dev.triage.support.DegradedBilling;
 import dev.triage.support.LoopbackUpstream;
@@ -40,6 +43,7 @@ import dev.triage.support.RecordingObserver;
 import dev.triage.support.RecordingObserverConfiguration;
 import dev.triage.support.TestApplication;
 import dev.triage.support.WithoutProtection;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -70,6 +74,9 @@ class UsersOwnRetryerTests extends LoopbackUpstream {
 
 	@Autowired
 	Fallbacks fallbacks;
+
+	@Autowired
+	MeterRegistry meters;
 
 	@BeforeEach
 	void reset() {
@@ -129,6 +136,8 @@ class UsersOwnRetryerTests extends LoopbackUpstream {
 		upstream.stubFor(get(urlPathEqualTo("/invoices/0")).willReturn(aResponse().withStatus(200).withBody("warm")));
 		assertThat(this.billing.invoice("0")).as("a first call, so that the measured one starts warm").isEqualTo("warm");
 		upstream.stubFor(get(urlPathEqualTo("/invoices/1")).willReturn(aResponse().withStatus(503)));
+		this.observer.clear();
+		double retriesBefore = retries("billing");
 
 		long start = System.nanoTime();
 		String answer = this.billing.invoice("1");
@@ -141,6 +150,35 @@ class UsersOwnRetryerTests extends LoopbackUpstream {
 		// the third would start after it (1.2 s), and the retryer's own schedule would run on for seconds.
 		assertThat(upstream.findAll(getRequestedFor(urlPathEqualTo("/invoices/1")))).hasSize(2);
 		assertThat(tookMillis).as("ends once the retryer's wait crosses the deadline").isLessThan(3_000);
+		assertThat(this.observer.calls).last()
+			.satisfies((call) -> assertThat(call.retrySuppressed()).isEqualTo(RetryDecision.Suppression.DEADLINE));
+		assertThat(retries("billing") - retriesBefore).as("only the retry made is counted").isEqualTo(1);
+	}
+
+	@Test
+	void aRetryAfterTheRuleHonoursIsWaitedOutWhateverTheRetryerWaits() {
+		// Retryer.Default waits at most 1 s; the server asks for 2.
+		upstream.stubFor(get(urlPathEqualTo("/items/1")).inScenario("maintenance")
+			.whenScenarioStateIs(Scenario.STARTED)
+			.willReturn(aResponse().withStatus(503).withHeader("Retry-After", "2"))
+			.willSetStateTo("back"));
+		upstream.stubFor(get(urlPathEqualTo("/items/1")).inScenario("maintenance")
+			.whenScenarioStateIs("back")
+			.willReturn(aResponse().withStatus(200).withBody("item")));
+
+		assertThat(this.inventory.item("1")).isEqualTo("item");
+
+		List<LoggedRequest> requests = upstream.findAll(getRequestedFor(urlPathEqualTo("/items/1")));
+		assertThat(requests).hasSize(2);
+		long gap = Math.abs(requests.get(1).getLoggedDate().getTime() - requests.get(0).getLoggedDate().getTime());
+		assertThat(gap).as("never earlier than the server asked").isGreaterThanOrEqualTo(2_000);
+	}
+
+	private double retries(String client) {
+		return this.meters.find("triage.retries").tag("client", client).counters()
+			.stream()
+			.mapToDouble((counter) -> counter.count())
+			.sum();
 	}
 
 	@Test
