@@ -22,6 +22,7 @@ import java.util.Optional;
 
 import dev.triage.TransportFailure;
 import dev.triage.UpstreamTransportException;
+import dev.triage.engine.AttemptAbort;
 import dev.triage.engine.Call;
 import dev.triage.engine.ClientRuntime;
 import dev.triage.engine.Engine;
@@ -53,6 +54,9 @@ import feign.Retryer;
 public final class TriageRetryer implements Retryer {
 
 	private final ManagedClient client;
+
+	/** The least time before the deadline an attempt after an application retryer's wait starts with. */
+	private static final Duration LAST_ATTEMPT_AT_LEAST = Duration.ofMillis(AttemptAbort.TICK_MILLIS);
 
 	/** The application's own retryer, which waits in Triage's place; {@code null} for none. */
 	private final Retryer own;
@@ -138,12 +142,14 @@ public final class TriageRetryer implements Retryer {
 			throw gaveUp;
 		}
 		// Never earlier than the server asked (a Retry-After the rule honours, on the same channel): the rest of it
-		// when the retryer waited less; and no attempt once the deadline has passed.
+		// when the retryer waited less; and no attempt once the deadline has passed, or is about to (less than a
+		// tick of the attempt bound left: the attempt could only be cut, and would end the call as a timeout
+		// instead of the last answer).
 		Duration rest = Duration.ZERO;
 		if (retryAfter.isPresent() && rule.retryAfter() == RetryAfterMode.HONOR && !decision.delay().isZero()) {
 			rest = retryAfter.get().minusNanos(System.nanoTime() - waitStart);
 		}
-		if (engine.deadlinePassed(call, rest.isNegative() ? Duration.ZERO : rest)) {
+		if (engine.deadlinePassed(call, (rest.isNegative() ? Duration.ZERO : rest).plus(LAST_ATTEMPT_AT_LEAST))) {
 			throw failure;
 		}
 		if (!rest.isNegative() && !rest.isZero()) {
