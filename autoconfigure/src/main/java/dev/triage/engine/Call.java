@@ -325,10 +325,9 @@ public final class Call {
 		if (!channel.breaker().isOpen()) {
 			return null;
 		}
-		String upstream = this.engine.runtime().name()
-				+ (OriginalResponse.PRIMARY.equals(channel.name()) ? "" : " channel " + channel.name());
-		return new RefusedException(Refusal.BREAKER_OPEN, "circuit breaker of '" + upstream + "' opened while the "
-				+ "attempt waited for a connection: nothing was sent");
+		return new RefusedException(Refusal.BREAKER_OPEN,
+				"circuit breaker of '" + Protections.upstreamName(this.engine.runtime().name(), channel)
+						+ "' opened while the attempt waited for a connection: nothing was sent");
 	}
 
 	/**

@@ -763,7 +763,7 @@ public final class Engine {
 	/**
 	 * Decide as {@link #decide(Call, Rule, int, boolean, Optional, Duration)}, for an adapter whose application
 	 * waits with a retry hook of its own: the wait is not Triage's to know, so the deadline refuses the retry only
-	 * once it has passed (the adapter checks it again after the wait, {@link #deadlinePassed}).
+	 * once it has passed (the adapter checks it again after the wait, {@link #deadlinePassed(Call, Duration)}).
 	 * @param call the call, {@code null} when the adapter has none
 	 * @param rule the rule of the failed attempt
 	 * @param tries the attempts made so far
@@ -814,17 +814,8 @@ public final class Engine {
 	}
 
 	/**
-	 * After the application's own retry hook waited: when the call's deadline passed meanwhile, no attempt starts;
-	 * the retry is reported as suppressed by the deadline.
-	 * @param call the call
-	 * @return whether the deadline passed
-	 */
-	public boolean deadlinePassed(Call call) {
-		return deadlinePassed(call, Duration.ZERO);
-	}
-
-	/**
-	 * As {@link #deadlinePassed(Call)}, once a further wait is over.
+	 * After the application's own retry hook waited: when the call's deadline passes before a further wait is over,
+	 * no attempt starts; the retry is reported as suppressed by the deadline.
 	 * @param call the call
 	 * @param wait the wait still to come before the attempt
 	 * @return whether the deadline passes before the wait is over

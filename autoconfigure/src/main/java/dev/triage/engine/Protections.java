@@ -58,6 +58,16 @@ final class Protections {
 	}
 
 	/**
+	 * The upstream a refusal names: the client, and the channel when it is not the primary.
+	 * @param client the client's name
+	 * @param channel the channel
+	 * @return the name
+	 */
+	static String upstreamName(String client, Channel channel) {
+		return client + (OriginalResponse.PRIMARY.equals(channel.name()) ? "" : " channel " + channel.name());
+	}
+
+	/**
 	 * Poison requests (SPEC §10): refused for their time to live; a request failing the same way while others
 	 * succeed becomes one.
 	 */
@@ -187,8 +197,7 @@ final class Protections {
 		}
 
 		private RefusedException refuseOn(Channel channel, Instant pausedUntil) {
-			String upstream = this.runtime.name()
-					+ (OriginalResponse.PRIMARY.equals(channel.name()) ? "" : " channel " + channel.name());
+			String upstream = upstreamName(this.runtime.name(), channel);
 			if (pausedUntil != null) {
 				return new RefusedException(Refusal.PAUSED,
 						"upstream '" + upstream + "' asked to be paused until " + pausedUntil);
