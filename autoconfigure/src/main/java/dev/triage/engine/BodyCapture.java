@@ -74,8 +74,8 @@ public final class BodyCapture {
 				}
 				read += n;
 			}
-			if (truncated && HC5_PRESENT) {
-				Hc5.abort(in);
+			if (truncated) {
+				drop(in, runtime);
 			}
 		}
 		catch (IOException | RuntimeException ex) {
@@ -86,6 +86,25 @@ public final class BodyCapture {
 		}
 		byte[] bytes = (read == buffer.length) ? buffer : Arrays.copyOf(buffer, read);
 		return new CapturedBody(bytes, truncated, runtime.errorTypes().extract(bytes));
+	}
+
+	/**
+	 * Let go of the rest of a body past the cap without reading it: HttpClient 5's connection is dropped; any other
+	 * client's stream is closed before the response is (Spring's responses on the JDK's clients drain the rest of
+	 * the body when they are closed: on {@code HttpURLConnection} all of it, on the JDK {@code HttpClient} until its
+	 * read timeout; closing their stream first gives up the connection, or lets the JDK clean it up on its own
+	 * thread).
+	 */
+	private static void drop(InputStream in, ClientRuntime runtime) throws IOException {
+		if (HC5_PRESENT && Hc5.abort(in)) {
+			return;
+		}
+		try {
+			in.close();
+		}
+		catch (IOException | RuntimeException ex) {
+			logger.debug("Closing the error body of " + runtime.name() + " past its cap failed", ex);
+		}
 	}
 
 	/**
@@ -110,12 +129,14 @@ public final class BodyCapture {
 	 */
 	private static final class Hc5 {
 
-		static void abort(InputStream in) throws IOException {
+		static boolean abort(InputStream in) throws IOException {
 			// Closing normally would drain the rest of a huge body; dropping the connection reads nothing more.
 			// The stream may be wrapped by the client (Spring's request factories wrap HttpClient 5's entity).
 			if (in instanceof org.apache.hc.core5.http.io.EofSensorInputStream eof) {
 				eof.abort();
+				return true;
 			}
+			return false;
 		}
 
 	}

@@ -213,11 +213,15 @@ public final class Engine {
 	 * What a cut attempt failed with, as people read it: the connection Triage shut down made the client throw
 	 * something like "Socket closed", which says nothing of the bound that passed.
 	 */
-	private static IOException cutBy(AttemptAbort abort, TransportFailure cutAs, IOException ex) {
+	static IOException cutBy(AttemptAbort abort, TransportFailure cutAs, IOException ex) {
 		Duration bound = abort.configured();
 		String what = abort.boundIsDeadline() ? "the call's deadline of " + bound.toMillis() + "ms passed"
 				: "the attempt's bound of " + bound.toMillis() + "ms (connect-timeout + 3 x read-timeout) passed";
-		String when = (cutAs == TransportFailure.CONNECT_TIMEOUT) ? " while connecting" : " while the answer was awaited";
+		String when = switch (cutAs) {
+			case CONNECT_TIMEOUT -> " while connecting";
+			case POOL_TIMEOUT -> " while the attempt waited for a pooled connection";
+			default -> " while the answer was awaited";
+		};
 		SocketTimeoutException described = new SocketTimeoutException(what + when);
 		described.initCause(ex);
 		return described;
