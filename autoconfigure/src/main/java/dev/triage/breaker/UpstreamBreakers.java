@@ -203,7 +203,10 @@ public final class UpstreamBreakers {
 	private static void transition(CircuitBreaker breaker, String client, String channel,
 			CircuitBreakerOnStateTransitionEvent event, CircuitBreaker.Metrics metrics) {
 		CircuitBreaker.State to = event.getStateTransition().getToState();
-		boolean opened = to == CircuitBreaker.State.OPEN || to == CircuitBreaker.State.FORCED_OPEN;
+		// An outage is one event (SPEC §7): the breaker opening is its WARN line; opening again after its half-open
+		// probes failed is the same outage, and says so at INFO, as the half-open between.
+		boolean opened = (to == CircuitBreaker.State.OPEN || to == CircuitBreaker.State.FORCED_OPEN)
+				&& event.getStateTransition().getFromState() != CircuitBreaker.State.HALF_OPEN;
 		if (!(opened ? logger.isWarnEnabled() : logger.isInfoEnabled())) {
 			return;
 		}

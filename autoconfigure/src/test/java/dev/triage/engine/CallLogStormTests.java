@@ -139,6 +139,31 @@ class CallLogStormTests extends LoopbackUpstream {
 	}
 
 	@Test
+	void anOutageIsOneWarnTransitionLineThoughItsProbesFail(CapturedOutput output) {
+		upstream.stubFor(any(urlPathEqualTo("/invoices")).willReturn(aResponse().withStatus(503)));
+		for (int i = 0; i < 10; i++) {
+			catchThrowable(() -> this.billing.invoices());
+		}
+		for (int cycle = 0; cycle < 3; cycle++) {
+			this.registry.circuitBreaker("billing").transitionToHalfOpenState();
+			for (int i = 0; i < 3; i++) {
+				catchThrowable(() -> this.billing.invoices());
+			}
+			assertThat(this.registry.circuitBreaker("billing").getState().name()).isEqualTo("OPEN");
+		}
+
+		List<String> lines = output.getAll().lines().filter((line) -> line.contains("triage breaker client=billing")).toList();
+		assertThat(lines).filteredOn((line) -> line.contains(" WARN "))
+			.as("the breaker opening is the outage's one WARN line")
+			.singleElement()
+			.satisfies((line) -> assertThat(line).contains("from=CLOSED to=OPEN"));
+		assertThat(lines).filteredOn((line) -> line.contains("from=HALF_OPEN to=OPEN"))
+			.as("opened again after its probes failed: the same outage")
+			.hasSize(3)
+			.allSatisfy((line) -> assertThat(line).contains(" INFO ").endsWith("failure_rate=100.0% slow_call_rate=0.0% calls=3"));
+	}
+
+	@Test
 	void expectedFailuresAreOneInfoLinePerClientAndCode(CapturedOutput output) {
 		upstream.stubFor(any(urlPathMatching("/invoices/missing-.*")).willReturn(aResponse().withStatus(404)));
 		upstream.stubFor(any(urlPathMatching("/invoices/bad-.*")).willReturn(aResponse().withStatus(400)));
