@@ -27,6 +27,7 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 import dev.triage.TransportFailure;
+import dev.triage.policy.RetryPlanner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -47,6 +48,15 @@ public final class AttemptAbort {
 	/** How late a bound may fire, at most: the watch looks at the armed bounds once a tick. */
 	public static final long TICK_MILLIS = 10;
 
+	/**
+	 * How much of its bound an attempt must have left to send its request: one with less (its pooled connection
+	 * came just before the call's deadline) would reach the upstream only to be cut while it runs, a POST perhaps
+	 * executed with nobody to hear the answer. It is not sent; nothing reached the wire.
+	 */
+	public static final long SEND_MARGIN_MILLIS = RetryPlanner.LEAST_TIME_FOR_AN_ATTEMPT.toMillis();
+
+	private static final long SEND_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(SEND_MARGIN_MILLIS);
+
 	private static final Log logger = LogFactory.getLog(AttemptAbort.class);
 
 	private static final long DISARMED = 0;
@@ -59,6 +69,9 @@ public final class AttemptAbort {
 
 	/** Fired while the attempt waited for a pooled connection. */
 	private static final long FIRED_LEASING = -3;
+
+	/** Not sent: less than {@link #SEND_MARGIN_MILLIS} of the bound was left when the request was ready. */
+	private static final long FIRED_UNSENT = -4;
 
 	/** The low bit of an armed state: the request may have reached the upstream. */
 	private static final long SENT = 1;
@@ -255,20 +268,30 @@ public final class AttemptAbort {
 	 * Return what the attempt was doing when its bound fired, as the failure that ends it.
 	 * @return {@link TransportFailure#READ_TIMEOUT} once the request may have reached the upstream (or when the
 	 * HTTP client does not say when it sends), {@link TransportFailure#CONNECT_TIMEOUT} while it held a connection
-	 * it had sent nothing on, {@link TransportFailure#POOL_TIMEOUT} while it waited for a pooled connection;
-	 * {@code null} when the bound did not fire
+	 * it had sent nothing on, {@link TransportFailure#POOL_TIMEOUT} while it waited for a pooled connection or when
+	 * it got one with too little of the bound left to send ({@link #tooLateToSend()}: the wait for it is what ate
+	 * the time, nearly always, and the upstream saw nothing to blame); {@code null} when the bound did not fire
 	 */
 	public TransportFailure cutAs() {
 		long state = this.armed;
 		return (state == FIRED) ? TransportFailure.READ_TIMEOUT
 				: (state == FIRED_CONNECTING) ? TransportFailure.CONNECT_TIMEOUT
-						: (state == FIRED_LEASING) ? TransportFailure.POOL_TIMEOUT : null;
+						: (state == FIRED_LEASING || state == FIRED_UNSENT) ? TransportFailure.POOL_TIMEOUT : null;
+	}
+
+	/**
+	 * Return whether the request was held back at {@link #sending()}: less than {@link #SEND_MARGIN_MILLIS} of the
+	 * bound was left.
+	 */
+	public boolean tooLateToSend() {
+		return this.armed == FIRED_UNSENT;
 	}
 
 	/**
 	 * The HTTP client is about to send the attempt's request (armed by {@link #armUntilSent}): from now on a bound
-	 * that passes may cut a request the upstream has begun to execute.
-	 * @return {@code false} when the bound fired before: the request must not be sent
+	 * that passes may cut a request the upstream has begun to execute. With less than {@link #SEND_MARGIN_MILLIS}
+	 * of the bound left, the request is not sent ({@link #tooLateToSend()}).
+	 * @return {@code false} when the bound fired before or too little of it is left: the request must not be sent
 	 */
 	public boolean sending() {
 		return sending(this.target);
@@ -277,16 +300,29 @@ public final class AttemptAbort {
 	/**
 	 * An exchange is about to send its request: when it is the one this bound was armed for, as {@link #sending()}.
 	 * @param exchange the exchange
-	 * @return {@code false} when it is this bound's and the bound fired before: the request must not be sent
+	 * @return {@code false} when it is this bound's and the bound fired before or too little of it is left: the
+	 * request must not be sent
 	 */
 	public boolean sending(Object exchange) {
+		return (exchange != this.target) || sending(exchange, System.nanoTime());
+	}
+
+	/**
+	 * As {@link #sending(Object)} at a given time.
+	 * @param exchange the exchange
+	 * @param nowNanos the time, on {@link System#nanoTime()}'s scale
+	 * @return whether the request may be sent
+	 */
+	boolean sending(Object exchange, long nowNanos) {
 		if (exchange != this.target) {
 			return true;
 		}
+		boolean late = this.abortAtNanos - nowNanos < SEND_MARGIN_NANOS;
 		long state = this.armed;
 		while (state > 0 && (state & SENT) == 0) {
-			if (ARMED.compareAndSet(this, state, state | SENT)) {
-				return true;
+			// Held back, the exchange needs no shutting down: the caller fails it before it sends.
+			if (ARMED.compareAndSet(this, state, late ? FIRED_UNSENT : (state | SENT))) {
+				return !late;
 			}
 			// Only the watch changes the state meanwhile: it fired.
 			state = this.armed;

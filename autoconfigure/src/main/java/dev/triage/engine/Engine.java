@@ -215,6 +215,13 @@ public final class Engine {
 	 */
 	static IOException cutBy(AttemptAbort abort, TransportFailure cutAs, IOException ex) {
 		Duration bound = abort.configured();
+		if (abort.tooLateToSend()) {
+			SocketTimeoutException held = new SocketTimeoutException("less than " + AttemptAbort.SEND_MARGIN_MILLIS
+					+ "ms of " + (abort.boundIsDeadline() ? "the call's deadline of " : "the attempt's bound of ")
+					+ bound.toMillis() + "ms was left when its connection was ready: not sent");
+			held.initCause(ex);
+			return held;
+		}
 		String what = abort.boundIsDeadline() ? "the call's deadline of " + bound.toMillis() + "ms passed"
 				: "the attempt's bound of " + bound.toMillis() + "ms (connect-timeout + 3 x read-timeout) passed";
 		String when = switch (cutAs) {

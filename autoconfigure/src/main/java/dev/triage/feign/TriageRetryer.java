@@ -22,7 +22,6 @@ import java.util.Optional;
 
 import dev.triage.TransportFailure;
 import dev.triage.UpstreamTransportException;
-import dev.triage.engine.AttemptAbort;
 import dev.triage.engine.Call;
 import dev.triage.engine.ClientRuntime;
 import dev.triage.engine.Engine;
@@ -33,6 +32,7 @@ import dev.triage.engine.TransportFailureException;
 import dev.triage.engine.TransportFailures;
 import dev.triage.policy.RetryAfterMode;
 import dev.triage.policy.RetryDecision;
+import dev.triage.policy.RetryPlanner;
 import dev.triage.policy.Rule;
 import feign.Request;
 import feign.RetryableException;
@@ -56,7 +56,7 @@ public final class TriageRetryer implements Retryer {
 	private final ManagedClient client;
 
 	/** The least time before the deadline an attempt after an application retryer's wait starts with. */
-	private static final Duration LAST_ATTEMPT_AT_LEAST = Duration.ofMillis(AttemptAbort.TICK_MILLIS);
+	private static final Duration LAST_ATTEMPT_AT_LEAST = RetryPlanner.LEAST_TIME_FOR_AN_ATTEMPT;
 
 	/** The application's own retryer, which waits in Triage's place; {@code null} for none. */
 	private final Retryer own;
@@ -143,7 +143,7 @@ public final class TriageRetryer implements Retryer {
 		}
 		// Never earlier than the server asked (a Retry-After the rule honours, on the same channel): the rest of it
 		// when the retryer waited less; and no attempt once the deadline has passed, or is about to (less than a
-		// tick of the attempt bound left: the attempt could only be cut, and would end the call as a timeout
+		// few milliseconds left: the attempt could only be cut, and would end the call as a timeout
 		// instead of the last answer).
 		Duration rest = Duration.ZERO;
 		if (retryAfter.isPresent() && rule.retryAfter() == RetryAfterMode.HONOR && !decision.delay().isZero()) {

@@ -34,6 +34,13 @@ public final class RetryPlanner {
 	 * (write endpoints are not retried by default unless idempotency is guaranteed): PUT and DELETE are
 	 * idempotent by RFC 9110, but many APIs do not keep that promise, so applications opt them in.
 	 */
+	/**
+	 * The least of the call's deadline a retry must have left after its wait: one with less would be cut while it
+	 * runs (or, on Apache HttpClient 5, held back before its request is sent), and the call would end on that cut
+	 * rather than on the answer that asked for the retry.
+	 */
+	public static final Duration LEAST_TIME_FOR_AN_ATTEMPT = Duration.ofMillis(10);
+
 	public static final Set<String> DEFAULT_IDEMPOTENT_METHODS = Set.of("GET", "HEAD", "OPTIONS", "TRACE");
 
 	private final DoubleSupplier random;
@@ -130,7 +137,7 @@ public final class RetryPlanner {
 		else {
 			wait = rule.backoff().delay(attemptsMade, this.random.getAsDouble());
 		}
-		if (deadline != null && elapsed.plus(wait).compareTo(deadline) >= 0) {
+		if (deadline != null && elapsed.plus(wait).plus(LEAST_TIME_FOR_AN_ATTEMPT).compareTo(deadline) > 0) {
 			return RetryDecision.suppressed(RetryDecision.Suppression.DEADLINE);
 		}
 		return RetryDecision.retryAfter(wait);

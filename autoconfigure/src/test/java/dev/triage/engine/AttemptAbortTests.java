@@ -59,6 +59,33 @@ class AttemptAbortTests {
 	}
 
 	@Test
+	void aRequestReadyWithLessThanTheMarginOfItsBoundLeftIsNotSentAndReachedNoWire() {
+		AttemptAbort abort = new AttemptAbort();
+		AtomicInteger shutdowns = new AtomicInteger();
+		Object exchange = new Object();
+		long at = System.nanoTime() + 60_000 * MILLIS;
+		abort.bound(at, Duration.ofMinutes(1));
+		abort.armUntilSent(exchange, (held) -> true, (held) -> shutdowns.incrementAndGet());
+
+		// A pooled connection came with 5 ms of the call's deadline left.
+		assertThat(abort.sending(exchange, at - 5 * MILLIS)).isFalse();
+		assertThat(abort.tooLateToSend()).isTrue();
+		assertThat(abort.fired()).isTrue();
+		assertThat(abort.cutAs()).as("nothing was sent; not the upstream's failure")
+			.isEqualTo(TransportFailure.POOL_TIMEOUT);
+		assertThat(shutdowns).as("the caller fails the exchange before it sends").hasValue(0);
+
+		// The next attempt's connection came with more than the margin left: it sends.
+		abort.bound(at, Duration.ofMinutes(1));
+		abort.armUntilSent(exchange, (held) -> true, (held) -> shutdowns.incrementAndGet());
+		assertThat(abort.sending(exchange, at - (AttemptAbort.SEND_MARGIN_MILLIS + 1) * MILLIS)).isTrue();
+		assertThat(abort.fired()).isFalse();
+		assertThat(abort.tooLateToSend()).isFalse();
+		abort.cancel();
+		assertThat(shutdowns).hasValue(0);
+	}
+
+	@Test
 	void aDisarmedBoundNeverFiresAndTheNextAttemptsBoundStillDoes() throws Exception {
 		AttemptAbort abort = new AttemptAbort();
 		AtomicInteger first = new AtomicInteger();

@@ -50,6 +50,20 @@ class CutMessageTests {
 	}
 
 	@Test
+	void heldBackWithTooLittleOfTheDeadlineLeftToSend() {
+		AttemptAbort abort = new AttemptAbort();
+		Object exchange = new Object();
+		long at = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+		abort.bound(at, Duration.ofSeconds(2));
+		abort.armUntilSent(exchange, (held) -> true, (held) -> {
+		});
+		abort.sending(exchange, at - Duration.ofMillis(3).toNanos());
+
+		assertThat(Engine.cutBy(abort, abort.cutAs(), new IOException("not sent")))
+			.hasMessage("less than 10ms of the call's deadline of 2000ms was left when its connection was ready: not sent");
+	}
+
+	@Test
 	void cutOnceTheRequestMayHaveBeenSent() {
 		assertThat(Engine.cutBy(this.deadline, TransportFailure.READ_TIMEOUT, new IOException("shut")))
 			.hasMessage("the call's deadline of 2000ms passed while the answer was awaited")

@@ -185,6 +185,20 @@ class RetryPlannerTests {
 	}
 
 	@Test
+	void noRetryWhoseWaitLeavesItTooLittleOfTheDeadlineToRun() {
+		Rule rule = this.table.forStatus(503, null);
+		// No jitter: the wait is what Retry-After asks.
+		RetryPlanner exact = new RetryPlanner(() -> 0.0);
+		// 1500 ms spent, a 1495 ms wait: 5 ms of the 3 s deadline would be left for the attempt.
+		assertThat(exact
+			.decide(rule, 1, true, Optional.of(Duration.ofMillis(1495)), Duration.ofMillis(1500), Duration.ofSeconds(3))
+			.suppressed()).isEqualTo(RetryDecision.Suppression.DEADLINE);
+		assertThat(exact
+			.decide(rule, 1, true, Optional.of(Duration.ofMillis(1480)), Duration.ofMillis(1500), Duration.ofSeconds(3))
+			.retry()).isTrue();
+	}
+
+	@Test
 	void retryAfterParsesSecondsAndHttpDates() {
 		Clock clock = Clock.fixed(Instant.parse("2026-11-29T12:00:00Z"), ZoneOffset.UTC);
 		assertThat(RetryAfter.parse("120", clock)).contains(Duration.ofSeconds(120));

@@ -16,12 +16,17 @@
 
 package dev.triage.reliability;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.TransportFailure;
 import dev.triage.TriageHttpServices;
 import dev.triage.UpstreamTransportException;
+import dev.triage.engine.AttemptAbort;
 import dev.triage.engine.AttemptAbortInterceptor;
 import dev.triage.support.BillingClient;
 import dev.triage.support.InventoryClient;
@@ -33,8 +38,10 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.apache.hc.client5.http.classic.methods.HttpGet;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.core5.http.ClassicHttpResponse;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -50,6 +57,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
@@ -99,6 +107,9 @@ class DeadlineWhileLeasingTests {
 	CloseableHttpClient feignHttpClient;
 
 	@Autowired
+	PoolingHttpClientConnectionManager feignPool;
+
+	@Autowired
 	TriageHttpServices triage;
 
 	@Autowired
@@ -130,6 +141,57 @@ class DeadlineWhileLeasingTests {
 					RestClient.builder().baseUrl(upstream.baseUrl()).requestFactory(factory).build());
 			starved(client, inventory);
 		}
+	}
+
+	@Test
+	void aConnectionFreedWithTooLittleOfTheDeadlineLeftSendsNothing() throws Exception {
+		upstream.stubFor(get(urlPathEqualTo("/items/held")).willReturn(aResponse().withStatus(200).withBody("held")));
+		upstream.stubFor(get(urlPathEqualTo("/items/warm")).willReturn(aResponse().withStatus(200).withBody("warm")));
+		// A call first, so that the starved one reaches the pool within a millisecond of its start.
+		assertThat(this.feignInventory.item("warm")).isEqualTo("warm");
+		CircuitBreaker.Metrics breaker = this.breakers.circuitBreaker("inventory").getMetrics();
+		int failedBefore = breaker.getNumberOfFailedCalls();
+		ClassicHttpResponse held = this.feignHttpClient.executeOpen(null,
+				new HttpGet(upstream.baseUrl() + "/items/held"), null);
+		assertThat(held.getCode()).isEqualTo(200);
+		AtomicLong leftAtRelease = new AtomicLong();
+		Thread releaser = new Thread(() -> {
+			// The starved call started before it waits for the pool: its deadline passes at most DEADLINE after
+			// the moment its wait is seen. The connection is freed 9 ms before then, or later (a stalled machine):
+			// never with 10 ms of the deadline left. (With the call's first millisecond spent before its wait, a
+			// few ms are left: without the check at sending, the request goes out.)
+			while (this.feignPool.getTotalStats().getPending() == 0) {
+				LockSupport.parkNanos(100_000);
+			}
+			long deadlineAtTheLatest = System.nanoTime() + DEADLINE.toNanos();
+			long freeAt = deadlineAtTheLatest - Duration.ofMillis(9).toNanos();
+			for (long now = System.nanoTime(); now < freeAt; now = System.nanoTime()) {
+				LockSupport.parkNanos(freeAt - now);
+			}
+			try (held) {
+				leftAtRelease.set(deadlineAtTheLatest - System.nanoTime());
+				EntityUtils.consume(held.getEntity());
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+		});
+		releaser.start();
+		Throwable thrown = catchThrowable(() -> this.feignInventory.item("starved"));
+		releaser.join(10_000);
+
+		assertThat(leftAtRelease.get()).as("freed with less than 10 ms of the deadline left")
+			.isLessThan(Duration.ofMillis(AttemptAbort.SEND_MARGIN_MILLIS).toNanos());
+		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+		UpstreamTransportException failure = (UpstreamTransportException) thrown;
+		assertThat(failure.failure()).as("the wait for a connection ate the deadline")
+			.isEqualTo(TransportFailure.POOL_TIMEOUT);
+		assertThat(failure.configuredTimeout()).isEqualTo(DEADLINE);
+		assertThat(failure.attempts()).as("nothing reached the wire").isZero();
+		assertThat(upstream.countRequestsMatching(getRequestedFor(urlPathEqualTo("/items/starved")).build()).getCount())
+			.as("the request that got the connection too late was not sent")
+			.isZero();
+		assertThat(breaker.getNumberOfFailedCalls()).as("the upstream saw nothing to blame").isEqualTo(failedBefore);
 	}
 
 	private void starved(CloseableHttpClient httpClient, InventoryClient inventory) throws Exception {
