@@ -100,6 +100,9 @@ public final class Call {
 	/** Whether the current attempt's request names no host to send it to. */
 	private boolean attemptWithoutHost;
 
+	/** Whether a load balancer in front of the HTTP client handed the current attempt on to it. */
+	private boolean handedOn;
+
 	private BodyGuard bodyGuard;
 
 	/** The last attempt's 2xx body as the adapter handed it on, to be read after the attempt. */
@@ -440,6 +443,25 @@ public final class Call {
 	 */
 	public void attemptWithoutHost() {
 		this.attemptWithoutHost = true;
+	}
+
+	/**
+	 * A load balancer in front of the HTTP client (Spring Cloud LoadBalancer's, for a Feign client without a URL)
+	 * chose an instance and handed the current attempt on to the HTTP client.
+	 */
+	public void handedOn() {
+		this.handedOn = true;
+	}
+
+	/**
+	 * Return whether the load balancer handed the current attempt on ({@link #handedOn()}), and forget it for the
+	 * next one: one that did not found no instance, and answered by itself.
+	 * @return whether it did
+	 */
+	public boolean takeHandedOn() {
+		boolean handed = this.handedOn;
+		this.handedOn = false;
+		return handed;
 	}
 
 	/**
