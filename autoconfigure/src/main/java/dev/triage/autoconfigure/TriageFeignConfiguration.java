@@ -17,9 +17,11 @@ package dev.triage.autoconfigure;
 
 import java.time.Duration;
 
+import dev.triage.feign.LoadBalancedFeignClient;
 import feign.Feign;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.cloud.openfeign.FeignClientProperties;
@@ -69,6 +71,27 @@ class TriageFeignConfiguration {
 			.filter((context) -> properties.getClients().get(context.name()) == null
 					|| properties.getClients().get(context.name()).isEnabled())
 			.toList(), properties, feignClientProperties.getIfAvailable());
+	}
+
+	/**
+	 * Feign clients without a url send through Spring Cloud LoadBalancer's Feign client, built again for Triage:
+	 * without its retries, channels sent to directly, a service without an instance an unknown host.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "org.springframework.cloud.loadbalancer.support.LoadBalancerClientFactory",
+			"org.springframework.cloud.openfeign.loadbalancer.FeignBlockingLoadBalancerClient" })
+	static class LoadBalancedFeignClients {
+
+		@Bean
+		static BeanPostProcessor triageLoadBalancedFeignClient() {
+			return new BeanPostProcessor() {
+				@Override
+				public Object postProcessAfterInitialization(Object bean, String beanName) {
+					return LoadBalancedFeignClient.of(bean);
+				}
+			};
+		}
+
 	}
 
 	private static Duration poolTimeout(FeignHttpClientProperties properties) {

@@ -396,6 +396,14 @@ public final class Call {
 		return this.channel;
 	}
 
+	/**
+	 * Return whether the current attempt goes to the client's own URL (the channel {@code primary}).
+	 * @return whether it does
+	 */
+	public boolean onPrimaryChannel() {
+		return this.channel == 0;
+	}
+
 	void channel(int index) {
 		this.channel = index;
 	}

@@ -60,9 +60,7 @@ public final class TriageCapability implements Capability {
 		if (client instanceof TriageClient) {
 			return client;
 		}
-		LoadBalancedClient balanced = LoadBalancedClient.of(client, this.client, this.underlying::checked);
-		return (balanced != null) ? new TriageClient(balanced.balanced(), balanced.direct(), this.client)
-				: new TriageClient(this.underlying.checked(client), null, this.client);
+		return new TriageClient(this.underlying.checked(client), this.client);
 	}
 
 	/**

@@ -17,14 +17,11 @@
 package dev.triage.feign;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
-import dev.triage.OriginalResponse;
 import dev.triage.engine.Attempt;
 import dev.triage.engine.BodyCapture;
 import dev.triage.engine.BodyGuard;
@@ -56,20 +53,13 @@ final class TriageClient implements Client {
 
 	private final Client delegate;
 
-	/**
-	 * The HTTP client under a load balancer ({@link LoadBalancedClient}), for attempts on a channel; {@code null}
-	 * when the client does not balance.
-	 */
-	private final Client direct;
-
 	private final ManagedClient client;
 
 	/** The timeouts last seen as Durations, reused while they stay the same (a GuardedBody gets them). */
 	private volatile Timeouts timeouts;
 
-	TriageClient(Client delegate, Client direct, ManagedClient client) {
+	TriageClient(Client delegate, ManagedClient client) {
 		this.delegate = delegate;
-		this.direct = direct;
 		this.client = client;
 	}
 
@@ -110,17 +100,10 @@ final class TriageClient implements Client {
 		else {
 			engine.bound(call, -1, -1, !raw);
 		}
-		// Through the load balancer on the primary (a service id), straight to a channel's address.
-		Client target = (this.direct == null || OriginalResponse.PRIMARY.equals(attempt.channel().name()))
-				? this.delegate : this.direct;
-		if (this.direct != null) {
-			// An earlier attempt's that failed on its way out is not this one's.
-			LoadBalancedClient.reached(call);
-		}
 		Response response;
 		call.guardBody(managed);
 		try {
-			response = target.execute(sent, effective);
+			response = this.delegate.execute(sent, effective);
 		}
 		catch (RefusedException ex) {
 			throw engine.refusedBeforeSending(attempt, ex);
@@ -144,13 +127,6 @@ final class TriageClient implements Client {
 			call.guardBody(false);
 			// Not taken by an HTTP client that has no Triage handler: no later exchange is the attempt's.
 			call.takeExchange();
-		}
-		if (this.direct != null && target == this.delegate && !LoadBalancedClient.reached(call)) {
-			// The load balancer found no instance of the service and answered 503 by itself: no upstream said so.
-			Util.ensureClosed(response.body());
-			throw engine.failed(attempt, new UnknownHostException("Spring Cloud LoadBalancer has no instance of "
-					+ "service '" + URI.create(sent.url()).getHost() + "' (it answered " + response.status()
-					+ " by itself)"), connectTimeout(effective), readTimeout(effective));
 		}
 		int status = response.status();
 		if (status >= 200 && status < 300) {

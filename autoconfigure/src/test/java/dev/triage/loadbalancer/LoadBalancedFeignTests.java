@@ -53,7 +53,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 /**
  * Feign clients without a URL, behind Spring Cloud LoadBalancer with Spring Retry on the classpath (so Spring
  * Cloud builds its retrying load-balanced client, told here to retry everything it can): the service {@code stock}
- * has two instances and a channel {@code backup} given as an address; {@code ghost} has no instance. Every
+ * has two instances and a channel {@code backup} given as an address; {@code ghost} has no instance;
+ * {@code direct} has a URL (the backup's). Every
  * server counts what reaches it.
  */
 @WithoutProtection
@@ -80,6 +81,7 @@ class LoadBalancedFeignTests {
 		registry.add("spring.cloud.discovery.client.simple.instances.stock[0].uri", first::baseUrl);
 		registry.add("spring.cloud.discovery.client.simple.instances.stock[1].uri", second::baseUrl);
 		registry.add("triage.clients.stock.channels.backup", backup::baseUrl);
+		registry.add("test.direct.url", backup::baseUrl);
 	}
 
 	@Autowired
@@ -90,6 +92,9 @@ class LoadBalancedFeignTests {
 
 	@Autowired
 	Ghost ghost;
+
+	@Autowired
+	Direct direct;
 
 	@Autowired
 	CircuitBreakerRegistry breakers;
@@ -103,8 +108,16 @@ class LoadBalancedFeignTests {
 	@Test
 	void springCloudBuildsItsRetryingClientHere() {
 		// Else these tests would prove nothing about its retries.
-		assertThat(this.context.getBean(feign.Client.class).getClass().getSimpleName())
-			.isEqualTo("RetryableFeignBlockingLoadBalancerClient");
+		assertThat(this.context.containsBeanDefinition("feignRetryClient")).isTrue();
+	}
+
+	@Test
+	void aClientWithAUrlSendsToItWithoutTheLoadBalancer() {
+		backup.stubFor(get(urlPathEqualTo("/items/1")).willReturn(aResponse().withStatus(200).withBody("direct")));
+
+		assertThat(this.direct.item("1")).isEqualTo("direct");
+		assertThat(wire(backup)).isEqualTo(1);
+		assertThat(wire(first) + wire(second)).isZero();
 	}
 
 	@Test
@@ -184,9 +197,17 @@ class LoadBalancedFeignTests {
 
 	}
 
+	@FeignClient(name = "direct", url = "${test.direct.url}")
+	interface Direct {
+
+		@GetMapping("/items/{id}")
+		String item(@PathVariable("id") String id);
+
+	}
+
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
-	@EnableFeignClients(clients = { Stock.class, Ghost.class })
+	@EnableFeignClients(clients = { Stock.class, Ghost.class, Direct.class })
 	static class Application {
 
 	}
