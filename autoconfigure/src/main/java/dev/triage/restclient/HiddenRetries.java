@@ -56,6 +56,10 @@ final class HiddenRetries {
 	private static final boolean HTTP_CLIENT_5 = ClassUtils.isPresent("org.apache.hc.client5.http.classic.HttpClient",
 			HiddenRetries.class.getClassLoader());
 
+	/** Spring Cloud LoadBalancer's interceptors can be on a builder: taken over ({@link LoadBalancedRequests}). */
+	private static final boolean LOAD_BALANCER = ClassUtils.isPresent(
+			"org.springframework.cloud.client.loadbalancer.LoadBalancerInterceptor", HiddenRetries.class.getClassLoader());
+
 	private static final String FIX = "build its HttpClient as AttemptAbortInterceptor.addTo(HttpClients.custom()"
 			+ ".disableAutomaticRetries()) (dev.triage.engine: the attempt's hard bound, the timeout that fired), or "
 			+ "leave the request factory to Spring Boot's RestClient.Builder";
@@ -74,12 +78,15 @@ final class HiddenRetries {
 	/**
 	 * Put a builder's requests under a client's table without a hidden retry layer: a builder without a request
 	 * factory gets Spring's default on Apache HttpClient 5 without its retries; one with an HttpClient 5 of its
-	 * own that retries is refused.
+	 * own that retries is refused; Spring Cloud LoadBalancer's interceptor is taken over (without its retries).
 	 * @param client the client
 	 * @param builder the builder
 	 * @throws IllegalStateException when the builder's HttpClient 5 retries on its own
 	 */
 	static void remove(ManagedClient client, RestClient.Builder builder) {
+		if (LOAD_BALANCER) {
+			builder.requestInterceptors(LoadBalancedRequests::takeOver);
+		}
 		if (!BuilderFields.readable(builder)) {
 			return;
 		}
