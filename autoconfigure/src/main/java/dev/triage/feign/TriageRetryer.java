@@ -106,8 +106,11 @@ public final class TriageRetryer implements Retryer {
 		else if (cause instanceof IOException io) {
 			TransportFailureException classified = (io instanceof TransportFailureException tfe) ? tfe : null;
 			TransportFailure kind = (classified != null) ? classified.failure() : TransportFailures.classify(io);
+			// The request of the attempt that failed (on its channel), not the one Feign built for the primary.
+			String requestLine = (call != null) ? call.requestLine() : null;
 			UpstreamTransportException transport = new UpstreamTransportException(runtime.name(),
-					(call != null) ? call.methodKey() : "", requestLine(e.request()), kind,
+					(call != null) ? call.methodKey() : "", (requestLine != null) ? requestLine : requestLine(e.request()),
+					kind,
 					(classified != null) ? classified.configuredTimeout() : null, attempts,
 					(classified != null) ? classified.io() : io);
 			rule = runtime.policy().forTransport(kind);

@@ -28,10 +28,12 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import java.time.Duration;
 
 import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
+import com.github.tomakehurst.wiremock.http.Fault;
 import dev.triage.OriginalResponse;
 import dev.triage.Refusal;
 import dev.triage.TriageFallback;
 import dev.triage.UpstreamResponseException;
+import dev.triage.UpstreamTransportException;
 import dev.triage.UpstreamUnavailableException;
 import dev.triage.support.InventoryClient;
 import dev.triage.support.LoopbackUpstream;
@@ -155,6 +157,18 @@ class ChannelTests extends LoopbackUpstream {
 		assertThat(response.channel()).isEqualTo("backup");
 		assertThat(wireCount() + backupCount()).as("max-attempts of the 502 row").isEqualTo(3);
 		assertThat(wireCount()).isEqualTo(1);
+	}
+
+	@Test
+	void aBackupThatFailsOnTheWireIsTheRequestTheFailureNames() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "0")));
+		backup.stubFor(any(anyUrl()).willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+
+		Throwable thrown = catchThrowable(() -> this.inventory.item("1"));
+
+		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+		assertThat(thrown.getMessage()).as("the attempt that failed so went to the backup")
+			.contains("[GET " + backup.baseUrl() + "/v2/items/1]");
 	}
 
 	@Test
