@@ -20,6 +20,7 @@ import java.io.IOException;
 import java.net.UnknownHostException;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.triage.engine.Call;
 import dev.triage.engine.PrivateFields;
@@ -62,6 +63,9 @@ final class LoadBalancedRequests implements ClientHttpRequestInterceptor {
 	/** By name: the retrying one needs Spring Retry, which may be absent. */
 	private static final Set<String> LOAD_BALANCING = Set.of(RETRYING, DEFERRING, PACKAGE + "LoadBalancerInterceptor");
 
+	/** Whether the retries' being off was said: once, not once per client. */
+	private static final AtomicBoolean SAID = new AtomicBoolean();
+
 	private final ClientHttpRequestInterceptor built;
 
 	/** The interceptor that balances without retrying, resolved at the first managed request. */
@@ -98,6 +102,8 @@ final class LoadBalancedRequests implements ClientHttpRequestInterceptor {
 			if (handedOn.handed) {
 				throw ex;
 			}
+			// No HTTP client was asked: its exchange is not one that went out without Triage's handler.
+			call.takeExchange();
 			UnknownHostException none = new UnknownHostException(
 					"Spring Cloud LoadBalancer has no instance of service '" + request.getURI().getHost() + "'");
 			none.initCause(ex);
@@ -133,9 +139,11 @@ final class LoadBalancedRequests implements ClientHttpRequestInterceptor {
 			LoadBalancerInterceptor balancing = new LoadBalancerInterceptor(
 					(LoadBalancerClient) PrivateFields.read(interceptor, "loadBalancer"),
 					(LoadBalancerRequestFactory) PrivateFields.read(interceptor, "requestFactory"));
-			logger.info("RestClients under Triage send through Spring Cloud LoadBalancer without its retries "
-					+ "(spring.cloud.loadbalancer.retry, on with Spring Retry on the classpath), which sent requests "
-					+ "again to another instance behind Triage's policy table");
+			if (SAID.compareAndSet(false, true)) {
+				logger.info("RestClients under Triage send through Spring Cloud LoadBalancer without its retries "
+						+ "(spring.cloud.loadbalancer.retry, on with Spring Retry on the classpath), which sent "
+						+ "requests again to another instance behind Triage's policy table");
+			}
 			return balancing;
 		}
 		catch (ReflectiveOperationException | RuntimeException ex) {

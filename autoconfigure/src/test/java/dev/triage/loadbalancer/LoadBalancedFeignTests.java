@@ -64,8 +64,12 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 				"spring.cloud.loadbalancer.retry.retryable-status-codes=500,503",
 				"spring.cloud.loadbalancer.retry.max-retries-on-next-service-instance=2",
 				"spring.cloud.openfeign.client.config.stock.read-timeout=2000",
-				"triage.policies.5xx.backoff.initial=1ms", "triage.policies.read-timeout.backoff.initial=1ms" })
+				"triage.policies.5xx.backoff.initial=1ms", "triage.policies.read-timeout.backoff.initial=1ms",
+				"triage.clients.flaky.policies.connection-refused.max-attempts=2" })
 class LoadBalancedFeignTests {
+
+	/** A loopback port nothing listens on: an instance that refuses connections. */
+	static final int CLOSED = closedPort();
 
 	@RegisterExtension
 	static WireMockExtension first = WireMocks.loopback();
@@ -82,6 +86,8 @@ class LoadBalancedFeignTests {
 		registry.add("spring.cloud.discovery.client.simple.instances.stock[1].uri", second::baseUrl);
 		registry.add("triage.clients.stock.channels.backup", backup::baseUrl);
 		registry.add("test.direct.url", backup::baseUrl);
+		registry.add("spring.cloud.discovery.client.simple.instances.flaky[0].uri", () -> "http://127.0.0.1:" + CLOSED);
+		registry.add("spring.cloud.discovery.client.simple.instances.flaky[1].uri", first::baseUrl);
 	}
 
 	@Autowired
@@ -95,6 +101,9 @@ class LoadBalancedFeignTests {
 
 	@Autowired
 	Direct direct;
+
+	@Autowired
+	Flaky flaky;
 
 	@Autowired
 	CircuitBreakerRegistry breakers;
@@ -168,6 +177,26 @@ class LoadBalancedFeignTests {
 		assertThat(failure.getCause()).hasMessageContaining("no instance of service 'ghost'");
 	}
 
+	@Test
+	void aSecondAttemptOnARefusedConnectionGoesToTheNextInstance() {
+		first.stubFor(get(urlPathEqualTo("/items/1")).willReturn(aResponse().withStatus(200).withBody("up")));
+
+		// connection-refused has 2 attempts for flaky: a call that meets the refusing instance tries the next one.
+		for (int i = 0; i < 4; i++) {
+			assertThat(this.flaky.item("1")).isEqualTo("up");
+		}
+		assertThat(wire(first)).isEqualTo(4);
+	}
+
+	private static int closedPort() {
+		try (java.net.ServerSocket socket = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+			return socket.getLocalPort();
+		}
+		catch (java.io.IOException ex) {
+			throw new java.io.UncheckedIOException(ex);
+		}
+	}
+
 	private static void stub(int status) {
 		for (WireMockExtension instance : new WireMockExtension[] { first, second }) {
 			instance.stubFor(get(urlPathEqualTo("/items/1")).willReturn(aResponse().withStatus(status)));
@@ -197,6 +226,14 @@ class LoadBalancedFeignTests {
 
 	}
 
+	@FeignClient(name = "flaky")
+	interface Flaky {
+
+		@GetMapping("/items/{id}")
+		String item(@PathVariable("id") String id);
+
+	}
+
 	@FeignClient(name = "direct", url = "${test.direct.url}")
 	interface Direct {
 
@@ -207,7 +244,7 @@ class LoadBalancedFeignTests {
 
 	@SpringBootConfiguration
 	@EnableAutoConfiguration
-	@EnableFeignClients(clients = { Stock.class, Ghost.class, Direct.class })
+	@EnableFeignClients(clients = { Stock.class, Ghost.class, Direct.class, Flaky.class })
 	static class Application {
 
 	}

@@ -26,11 +26,14 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ApplicationContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
@@ -57,6 +60,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
  * what reaches it.
  */
 @WithoutProtection
+@ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(classes = LoadBalancedHttpServiceGroupTests.Application.class,
 		webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "spring.cloud.loadbalancer.retry.retry-on-all-operations=true",
@@ -147,7 +151,7 @@ class LoadBalancedHttpServiceGroupTests {
 	}
 
 	@Test
-	void aServiceWithoutAnInstanceReachedNoWire() {
+	void aServiceWithoutAnInstanceReachedNoWire(CapturedOutput output) {
 		Throwable thrown = catchThrowable(() -> this.ghost.item("1"));
 
 		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
@@ -155,6 +159,8 @@ class LoadBalancedHttpServiceGroupTests {
 		assertThat(failure.failure()).as("no address for the service id").isEqualTo(TransportFailure.UNKNOWN_HOST);
 		assertThat(failure.attempts()).as("nothing reached a wire").isZero();
 		assertThat(failure.getCause()).hasMessageContaining("no instance of service 'ghost'");
+		assertThat(output).as("no HTTP client was asked: none to warn about")
+			.doesNotContain("went out on a request factory Triage did not check");
 	}
 
 	private static void stub(int status) {
