@@ -20,13 +20,8 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.TransportFailure;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
-import dev.triage.support.WireMocks;
 import dev.triage.support.WithoutProtection;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -42,8 +37,6 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
@@ -66,24 +59,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 				"spring.cloud.openfeign.client.config.stock.read-timeout=2000",
 				"triage.policies.5xx.backoff.initial=1ms", "triage.policies.read-timeout.backoff.initial=1ms",
 				"triage.clients.flaky.policies.connection-refused.max-attempts=2" })
-class LoadBalancedFeignTests {
+class LoadBalancedFeignTests extends LoadBalancedInstances {
 
 	/** A loopback port nothing listens on: an instance that refuses connections. */
 	static final int CLOSED = closedPort();
 
-	@RegisterExtension
-	static WireMockExtension first = WireMocks.loopback();
-
-	@RegisterExtension
-	static WireMockExtension second = WireMocks.loopback();
-
-	@RegisterExtension
-	static WireMockExtension backup = WireMocks.loopback();
-
 	@DynamicPropertySource
 	static void instances(DynamicPropertyRegistry registry) {
-		registry.add("spring.cloud.discovery.client.simple.instances.stock[0].uri", first::baseUrl);
-		registry.add("spring.cloud.discovery.client.simple.instances.stock[1].uri", second::baseUrl);
+		stockInstances(registry);
 		registry.add("triage.clients.stock.channels.backup", backup::baseUrl);
 		registry.add("test.direct.url", backup::baseUrl);
 		registry.add("spring.cloud.discovery.client.simple.instances.flaky[0].uri", () -> "http://127.0.0.1:" + CLOSED);
@@ -104,15 +87,6 @@ class LoadBalancedFeignTests {
 
 	@Autowired
 	Flaky flaky;
-
-	@Autowired
-	CircuitBreakerRegistry breakers;
-
-	@BeforeEach
-	@AfterEach
-	void closeBreakers() {
-		this.breakers.getAllCircuitBreakers().forEach((breaker) -> breaker.reset());
-	}
 
 	@Test
 	void springCloudBuildsItsRetryingClientHere() {
@@ -195,16 +169,6 @@ class LoadBalancedFeignTests {
 		catch (java.io.IOException ex) {
 			throw new java.io.UncheckedIOException(ex);
 		}
-	}
-
-	private static void stub(int status) {
-		for (WireMockExtension instance : new WireMockExtension[] { first, second }) {
-			instance.stubFor(get(urlPathEqualTo("/items/1")).willReturn(aResponse().withStatus(status)));
-		}
-	}
-
-	private static int wire(WireMockExtension server) {
-		return server.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
 	}
 
 	@FeignClient(name = "stock")

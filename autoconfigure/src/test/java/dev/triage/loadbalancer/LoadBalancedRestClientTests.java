@@ -21,10 +21,8 @@ import dev.triage.TransportFailure;
 import dev.triage.TriageHttpServices;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
-import dev.triage.support.WireMocks;
 import dev.triage.support.WithoutProtection;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -40,8 +38,6 @@ import org.springframework.web.service.annotation.GetExchange;
 import org.springframework.web.service.annotation.PostExchange;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
@@ -61,18 +57,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 				"spring.cloud.loadbalancer.retry.retryable-status-codes=500,503",
 				"spring.cloud.loadbalancer.retry.max-retries-on-next-service-instance=2",
 				"triage.policies.5xx.backoff.initial=1ms" })
-class LoadBalancedRestClientTests {
-
-	@RegisterExtension
-	static WireMockExtension first = WireMocks.loopback();
-
-	@RegisterExtension
-	static WireMockExtension second = WireMocks.loopback();
+class LoadBalancedRestClientTests extends LoadBalancedInstances {
 
 	@DynamicPropertySource
 	static void instances(DynamicPropertyRegistry registry) {
-		registry.add("spring.cloud.discovery.client.simple.instances.stock[0].uri", first::baseUrl);
-		registry.add("spring.cloud.discovery.client.simple.instances.stock[1].uri", second::baseUrl);
+		stockInstances(registry);
 	}
 
 	@Autowired
@@ -84,9 +73,7 @@ class LoadBalancedRestClientTests {
 
 	@Test
 	void aGetAnswered500IsSentAsOftenAsTheTableSays() {
-		for (WireMockExtension instance : new WireMockExtension[] { first, second }) {
-			instance.stubFor(get(urlPathEqualTo("/items/1")).willReturn(aResponse().withStatus(500)));
-		}
+		stub(500);
 
 		Throwable thrown = catchThrowable(() -> stock().item("1"));
 
@@ -121,10 +108,6 @@ class LoadBalancedRestClientTests {
 
 	private StockApi stock() {
 		return this.triage.createClient("stock", StockApi.class, this.balanced.baseUrl("http://stock").build());
-	}
-
-	private static int wire(WireMockExtension server) {
-		return server.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
 	}
 
 	interface StockApi {

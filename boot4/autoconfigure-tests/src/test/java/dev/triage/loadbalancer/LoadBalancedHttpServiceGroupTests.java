@@ -20,14 +20,9 @@ import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import dev.triage.TransportFailure;
 import dev.triage.UpstreamResponseException;
 import dev.triage.UpstreamTransportException;
-import dev.triage.support.WireMocks;
 import dev.triage.support.WithoutProtection;
-import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -44,8 +39,6 @@ import org.springframework.web.service.annotation.PostExchange;
 import org.springframework.web.service.registry.ImportHttpServices;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
@@ -68,21 +61,11 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 				"spring.cloud.loadbalancer.retry.max-retries-on-next-service-instance=2",
 				"spring.http.serviceclient.stock.read-timeout=2s", "triage.policies.5xx.backoff.initial=1ms",
 				"triage.policies.read-timeout.backoff.initial=1ms" })
-class LoadBalancedHttpServiceGroupTests {
-
-	@RegisterExtension
-	static WireMockExtension first = WireMocks.loopback();
-
-	@RegisterExtension
-	static WireMockExtension second = WireMocks.loopback();
-
-	@RegisterExtension
-	static WireMockExtension backup = WireMocks.loopback();
+class LoadBalancedHttpServiceGroupTests extends LoadBalancedInstances {
 
 	@DynamicPropertySource
 	static void instances(DynamicPropertyRegistry registry) {
-		registry.add("spring.cloud.discovery.client.simple.instances.stock[0].uri", first::baseUrl);
-		registry.add("spring.cloud.discovery.client.simple.instances.stock[1].uri", second::baseUrl);
+		stockInstances(registry);
 		registry.add("triage.clients.stock.channels.backup", backup::baseUrl);
 	}
 
@@ -94,15 +77,6 @@ class LoadBalancedHttpServiceGroupTests {
 
 	@Autowired
 	GhostApi ghost;
-
-	@Autowired
-	CircuitBreakerRegistry breakers;
-
-	@BeforeEach
-	@AfterEach
-	void closeBreakers() {
-		this.breakers.getAllCircuitBreakers().forEach((breaker) -> breaker.reset());
-	}
 
 	@Test
 	void springCloudBuildsItsRetryingInterceptorHere() {
@@ -161,16 +135,6 @@ class LoadBalancedHttpServiceGroupTests {
 		assertThat(failure.getCause()).hasMessageContaining("no instance of service 'ghost'");
 		assertThat(output).as("no HTTP client was asked: none to warn about")
 			.doesNotContain("went out on a request factory Triage did not check");
-	}
-
-	private static void stub(int status) {
-		for (WireMockExtension instance : new WireMockExtension[] { first, second }) {
-			instance.stubFor(get(urlPathEqualTo("/items/1")).willReturn(aResponse().withStatus(status)));
-		}
-	}
-
-	private static int wire(WireMockExtension server) {
-		return server.countRequestsMatching(anyRequestedFor(anyUrl()).build()).getCount();
 	}
 
 	interface StockApi {
