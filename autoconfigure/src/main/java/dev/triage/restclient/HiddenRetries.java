@@ -16,6 +16,8 @@
 
 package dev.triage.restclient;
 
+import java.util.List;
+
 import dev.triage.engine.AttemptAbortInterceptor;
 import dev.triage.engine.HttpClient5Retries;
 import dev.triage.engine.JdkClientResends;
@@ -24,6 +26,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.springframework.http.client.ClientHttpRequestFactory;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
 import org.springframework.http.client.SimpleClientHttpRequestFactory;
@@ -73,6 +76,27 @@ final class HiddenRetries {
 	private static final String SENT_UNBOUND = "sent unbound";
 
 	private HiddenRetries() {
+	}
+
+	/**
+	 * Take Spring Cloud LoadBalancer's interceptor (taken over by {@link #remove}) and any Triage interceptor out
+	 * of a builder's list, for Triage's interceptor to run the load balancer inside each of its attempts.
+	 * @param interceptors the builder's interceptors
+	 * @return the load balancer's interceptor, {@code null} when there is none
+	 */
+	static ClientHttpRequestInterceptor takeOutLoadBalancer(List<ClientHttpRequestInterceptor> interceptors) {
+		ClientHttpRequestInterceptor balancer = null;
+		for (ClientHttpRequestInterceptor interceptor : interceptors) {
+			if (interceptor instanceof TriageRequestInterceptor triage && triage.balancer() != null) {
+				balancer = triage.balancer();
+			}
+		}
+		interceptors.removeIf(TriageRequestInterceptor.class::isInstance);
+		if (LOAD_BALANCER) {
+			ClientHttpRequestInterceptor listed = LoadBalancedRequests.takeOut(interceptors);
+			balancer = (listed != null) ? listed : balancer;
+		}
+		return balancer;
 	}
 
 	/**

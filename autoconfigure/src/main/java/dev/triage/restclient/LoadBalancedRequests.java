@@ -84,6 +84,22 @@ final class LoadBalancedRequests implements ClientHttpRequestInterceptor {
 				? new LoadBalancedRequests(interceptor) : interceptor);
 	}
 
+	/**
+	 * Take the interceptor made by {@link #takeOver} out of a builder's list.
+	 * @param interceptors the builder's interceptors
+	 * @return the interceptor taken out, {@code null} when there was none
+	 */
+	static ClientHttpRequestInterceptor takeOut(List<ClientHttpRequestInterceptor> interceptors) {
+		ClientHttpRequestInterceptor found = null;
+		for (ClientHttpRequestInterceptor interceptor : interceptors) {
+			if (interceptor instanceof LoadBalancedRequests) {
+				found = interceptor;
+			}
+		}
+		interceptors.removeIf(LoadBalancedRequests.class::isInstance);
+		return found;
+	}
+
 	@Override
 	public ClientHttpResponse intercept(HttpRequest request, byte[] body, ClientHttpRequestExecution execution)
 			throws IOException {

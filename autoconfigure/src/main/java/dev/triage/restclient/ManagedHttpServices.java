@@ -40,6 +40,7 @@ import dev.triage.engine.Engine;
 import dev.triage.engine.ManagedClient;
 import dev.triage.engine.ManagedClients;
 import dev.triage.policy.RetryDecision;
+import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.web.client.RestClient;
@@ -118,14 +119,17 @@ public final class ManagedHttpServices implements TriageHttpServices {
 					managed.learnedBaseUrl(base);
 				}
 			}
-			TriageRequestInterceptor interceptor = new TriageRequestInterceptor(managed, base);
+			String primaryBase = base;
 			builder.requestInterceptors((interceptors) -> {
-				interceptors.removeIf(TriageRequestInterceptor.class::isInstance);
 				if (first) {
-					interceptors.add(0, interceptor);
+					interceptors.removeIf(TriageRequestInterceptor.class::isInstance);
+					interceptors.add(0, new TriageRequestInterceptor(managed, primaryBase));
 				}
 				else {
-					interceptors.add(interceptor);
+					// The load balancer before Triage's interceptor would choose one instance per call: it goes
+					// inside, and chooses one per attempt.
+					ClientHttpRequestInterceptor balancer = HiddenRetries.takeOutLoadBalancer(interceptors);
+					interceptors.add(new TriageRequestInterceptor(managed, primaryBase, balancer));
 				}
 			}).defaultStatusHandler(TriageStatusHandler::matches, new TriageStatusHandler());
 		};

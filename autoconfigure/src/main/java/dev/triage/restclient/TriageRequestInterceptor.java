@@ -54,14 +54,17 @@ import org.springframework.http.client.support.HttpRequestWrapper;
  * as {@link UpstreamResponseException} (a caller's per-request {@code onStatus} still wins); a transport failure
  * or a refusal is thrown from here, as Triage's typed exception.
  * <p>
- * On Spring Framework 6.2 it must be the last interceptor (interceptors after it run on the first attempt only);
- * on 7.0 the ones after it run on every attempt.
+ * On Spring Framework 6.2 it must be the last interceptor (interceptors after it run on the first attempt only),
+ * and Spring Cloud LoadBalancer's runs inside it, choosing an instance for every attempt; on 7.0 the ones after it
+ * run on every attempt.
  */
 public final class TriageRequestInterceptor implements ClientHttpRequestInterceptor {
 
 	private final ManagedClient client;
 
 	private final String primaryBase;
+
+	private final ClientHttpRequestInterceptor balancer;
 
 	/**
 	 * Create the interceptor of one client.
@@ -70,9 +73,26 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 	 * channel replaces the request's scheme, host and port
 	 */
 	public TriageRequestInterceptor(ManagedClient client, String primaryBase) {
+		this(client, primaryBase, null);
+	}
+
+	/**
+	 * Create the interceptor of one client that runs another interceptor inside each attempt.
+	 * @param client the client
+	 * @param primaryBase the client's base URL, {@code null} when unknown
+	 * @param balancer Spring Cloud LoadBalancer's interceptor, taken over, to choose an instance for each attempt
+	 * (Spring Framework 6.2 would run it once per call before this one), {@code null} for none
+	 */
+	TriageRequestInterceptor(ManagedClient client, String primaryBase, ClientHttpRequestInterceptor balancer) {
 		this.client = client;
+		this.balancer = balancer;
 		this.primaryBase = (primaryBase != null && primaryBase.endsWith("/"))
 				? primaryBase.substring(0, primaryBase.length() - 1) : primaryBase;
+	}
+
+	/** The load balancer's interceptor run inside each attempt, {@code null} for none. */
+	ClientHttpRequestInterceptor balancer() {
+		return this.balancer;
 	}
 
 	@Override
@@ -147,7 +167,8 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 			IOException failed = null;
 			boolean notTaken = false;
 			try {
-				response = execution.execute(sent, body);
+				response = (this.balancer != null) ? this.balancer.intercept(sent, body, execution)
+						: execution.execute(sent, body);
 				// HttpURLConnection (SimpleClientHttpRequestFactory) sends a request with a body without waiting for
 				// the answer: its status line, or the timeout or reset instead of it, comes here.
 				status = response.getStatusCode().value();

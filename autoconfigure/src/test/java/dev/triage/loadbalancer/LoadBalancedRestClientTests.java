@@ -62,6 +62,7 @@ class LoadBalancedRestClientTests extends LoadBalancedInstances {
 	@DynamicPropertySource
 	static void instances(DynamicPropertyRegistry registry) {
 		stockInstances(registry);
+		registry.add("triage.clients.stock.channels.backup", backup::baseUrl);
 	}
 
 	@Autowired
@@ -80,6 +81,46 @@ class LoadBalancedRestClientTests extends LoadBalancedInstances {
 		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
 		assertThat(((UpstreamResponseException) thrown).attempts()).isEqualTo(4);
 		assertThat(wire(first) + wire(second)).as("the 5xx row's 4 attempts").isEqualTo(4);
+		assertThat(wire(first)).as("the load balancer chooses an instance for every attempt").isPositive();
+		assertThat(wire(second)).as("the load balancer chooses an instance for every attempt").isPositive();
+		assertThat(wire(backup)).as("a 500 does not fail over").isZero();
+	}
+
+	@Test
+	void aPlainRestClientUnderTriageSendsAsTheTableSays() {
+		stub(500);
+		RestClient plain = this.balanced.baseUrl("http://stock").apply(this.triage.forClient("stock")).build();
+
+		Throwable thrown = catchThrowable(() -> plain.get().uri("/items/1").retrieve().body(String.class));
+
+		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
+		assertThat(((UpstreamResponseException) thrown).attempts()).isEqualTo(4);
+		assertThat(wire(first) + wire(second)).as("the 5xx row's 4 attempts, not the load balancer's").isEqualTo(4);
+		assertThat(wire(first)).as("an instance for every attempt").isPositive();
+		assertThat(wire(second)).as("an instance for every attempt").isPositive();
+	}
+
+	@Test
+	void a503FailsOverToTheBackupChannelsAddress() {
+		stub(503);
+		backup.stubFor(get(urlPathEqualTo("/items/1")).willReturn(aResponse().withStatus(200).withBody("from backup")));
+
+		assertThat(stock().item("1")).isEqualTo("from backup");
+		assertThat(wire(first) + wire(second)).as("one attempt on the service, then the channel").isEqualTo(1);
+		assertThat(wire(backup)).isEqualTo(1);
+	}
+
+	@Test
+	void aServiceWithoutAnInstanceReachedNoWire() {
+		StockApi ghost = this.triage.createClient("ghost", StockApi.class, this.balanced.baseUrl("http://ghost").build());
+
+		Throwable thrown = catchThrowable(() -> ghost.item("1"));
+
+		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
+		UpstreamTransportException failure = (UpstreamTransportException) thrown;
+		assertThat(failure.failure()).as("no address for the service id").isEqualTo(TransportFailure.UNKNOWN_HOST);
+		assertThat(failure.attempts()).as("nothing reached a wire").isZero();
+		assertThat(failure.getCause()).hasMessageContaining("no instance of service 'ghost'");
 	}
 
 	@Test
