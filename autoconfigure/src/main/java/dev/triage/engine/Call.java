@@ -77,6 +77,11 @@ public final class Call {
 
 	private Supplier<? extends UpstreamException> lastAnswer;
 
+	/** An answer the application's own error decoder made an exception of ({@link #decodedByApplication}). */
+	private UpstreamException decodedAnswer;
+
+	private RuntimeException decodedAs;
+
 	private String lastChannel = OriginalResponse.PRIMARY;
 
 	private boolean idempotent;
@@ -546,6 +551,26 @@ public final class Call {
 	 */
 	public RetryDecision.Suppression suppressed() {
 		return this.suppressed;
+	}
+
+	/**
+	 * Remember the exception the application's own error decoder made of an answer the table may retry: the
+	 * caller gets it if that answer ends the call.
+	 * @param answer the answer, as Triage's exception
+	 * @param decoded what the application's decoder made of it
+	 */
+	public void decodedByApplication(UpstreamException answer, RuntimeException decoded) {
+		this.decodedAnswer = answer;
+		this.decodedAs = decoded;
+	}
+
+	/**
+	 * Return the exception the application's own error decoder made of an answer.
+	 * @param answer the answer that ended the call
+	 * @return the decoder's exception, {@code null} when it made none of that answer
+	 */
+	public RuntimeException decodedByApplication(UpstreamException answer) {
+		return (answer != null && answer == this.decodedAnswer) ? this.decodedAs : null;
 	}
 
 	/**

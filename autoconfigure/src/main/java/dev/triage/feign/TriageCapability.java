@@ -30,6 +30,7 @@ import feign.InvocationHandlerFactory;
 import feign.InvocationHandlerFactory.MethodHandler;
 import feign.Retryer;
 import feign.codec.Decoder;
+import feign.codec.ErrorDecoder;
 
 /**
  * Puts Triage into a Feign client: the {@link Client} is wrapped for per-attempt classification and breaker
@@ -70,6 +71,16 @@ public final class TriageCapability implements Capability {
 	@Override
 	public Retryer enrich(Retryer retryer) {
 		return (retryer == null || retryer instanceof TriageRetryer) ? retryer : new TriageRetryer(this.client, retryer);
+	}
+
+	/**
+	 * An application's own error decoder makes the exception the caller gets; the table still decides what is
+	 * retried (Feign retries only what an error decoder returns as a {@code RetryableException}).
+	 */
+	@Override
+	public ErrorDecoder enrich(ErrorDecoder errorDecoder) {
+		return (errorDecoder == null || errorDecoder instanceof TriageErrorDecoder) ? errorDecoder
+				: new TriageErrorDecoder(this.client, errorDecoder);
 	}
 
 	@Override

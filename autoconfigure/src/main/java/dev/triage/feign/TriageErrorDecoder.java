@@ -29,24 +29,41 @@ import dev.triage.engine.ManagedClient;
 import dev.triage.policy.Rule;
 import feign.Request;
 import feign.Response;
+import feign.RetryableException;
 import feign.codec.ErrorDecoder;
 
 /**
  * Turns a non-2xx response into Triage's outcome. When the rule never retries the final
  * {@link UpstreamResponseException} is returned right away; otherwise a retryable exception hands the outcome
  * to the retryer. Unlike Feign's default decoder, a {@code Retry-After} header alone never makes a status
- * retryable.
+ * retryable. Around an application's own error decoder (a bean of its own, in a client's configuration, or named
+ * in {@code spring.cloud.openfeign.client.config}) the table still decides what is retried; the application's
+ * decoder makes the exception the caller gets.
  */
 public final class TriageErrorDecoder implements ErrorDecoder {
 
 	private final ManagedClient client;
+
+	/** The application's own error decoder, which makes the exception the caller gets; {@code null} for none. */
+	private final ErrorDecoder own;
 
 	/**
 	 * Create a decoder for one client.
 	 * @param client the client
 	 */
 	public TriageErrorDecoder(ManagedClient client) {
+		this(client, null);
+	}
+
+	/**
+	 * Create a decoder for one client around the application's own: the table still decides what is retried,
+	 * and the application's decoder makes the exception the caller gets for the answer that ends the call.
+	 * @param client the client
+	 * @param own the application's error decoder, {@code null} for none
+	 */
+	public TriageErrorDecoder(ManagedClient client, ErrorDecoder own) {
 		this.client = client;
+		this.own = own;
 	}
 
 	@Override
@@ -70,7 +87,18 @@ public final class TriageErrorDecoder implements ErrorDecoder {
 			call.failed(failure, rule);
 		}
 		if (!rule.retries() && !(rule.failover() && runtime.channels().hasAlternatives())) {
-			return failure;
+			return (this.own != null) ? this.own.decode(methodKey, response) : failure;
+		}
+		if (this.own != null) {
+			// Asked now, while the answer is at hand (its body is buffered): the caller gets it if no attempt
+			// follows. A RetryableException of its own is its retry signal, judged by the table as it is.
+			Exception decoded = this.own.decode(methodKey, response);
+			if (decoded instanceof RetryableException) {
+				return decoded;
+			}
+			if (call != null && decoded instanceof RuntimeException unchecked) {
+				call.decodedByApplication(failure, unchecked);
+			}
 		}
 		return new TriageRetryableException(failure, rule, response.request());
 	}

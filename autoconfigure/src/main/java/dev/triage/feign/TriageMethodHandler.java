@@ -87,7 +87,9 @@ final class TriageMethodHandler implements MethodHandler {
 	private Object ended(Engine engine, Call call, RuntimeException thrown, Object[] argv) throws Throwable {
 		UpstreamException typed = typed(thrown, call);
 		if (typed != null) {
-			return engine.fail(call, typed, typed, this.fallback, this.method, argv);
+			// An answer the application's own error decoder made an exception of: the caller gets that.
+			RuntimeException decoded = call.decodedByApplication(typed);
+			return engine.fail(call, typed, (decoded != null) ? decoded : typed, this.fallback, this.method, argv);
 		}
 		UpstreamException answered = call.lastAnswer();
 		if (answered != null) {
