@@ -164,7 +164,8 @@ final class ManagedClientsFactory {
 				+ clients + "); it";
 		this.properties.getClients().keySet().stream().filter((name) -> !clients.contains(name)).forEach(
 				(name) -> logger.info("triage.clients." + name + feign + " applies to the HTTP service client or "
-						+ "group of that name (a client made with TriageHttpServices, a group of @ImportHttpServices)"));
+						+ "group of that name (a client made with TriageHttpServices, a group of @ImportHttpServices), "
+						+ "or to a Feign client built with FeignClientBuilder under that name or contextId"));
 		return new ManagedClients(runtimes, this::late);
 	}
 
