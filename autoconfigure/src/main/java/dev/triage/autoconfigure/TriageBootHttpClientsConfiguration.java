@@ -41,13 +41,26 @@ class TriageBootHttpClientsConfiguration {
 
 	@Bean
 	static BeanPostProcessor triageNoHiddenRetriesInBootHttpClients() {
+		return withoutHiddenRetries(true);
+	}
+
+	/**
+	 * Return what builds Boot's HttpClient 5 clients without automatic retries.
+	 * @param bounded whether their attempts also get Triage's attempt bound (inert outside a managed call)
+	 * @return the bean post-processor of Boot's request-factory builder
+	 */
+	static BeanPostProcessor withoutHiddenRetries(boolean bounded) {
 		return new BeanPostProcessor() {
 
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
 				if (bean instanceof HttpComponentsClientHttpRequestFactoryBuilder builder) {
-					return builder
-						.withHttpClientCustomizer((client) -> AttemptAbortInterceptor.addTo(client.disableAutomaticRetries()));
+					return builder.withHttpClientCustomizer((client) -> {
+						client.disableAutomaticRetries();
+						if (bounded) {
+							AttemptAbortInterceptor.addTo(client);
+						}
+					});
 				}
 				return bean;
 			}

@@ -18,11 +18,15 @@ package dev.triage.autoconfigure;
 
 import dev.triage.TriageHttpServices;
 import dev.triage.restclient.UnmanagedHttpServices;
+import org.apache.hc.client5.http.impl.classic.HttpClientBuilder;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.http.client.HttpComponentsClientHttpRequestFactoryBuilder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.service.invoker.HttpServiceProxyFactory;
 
@@ -39,6 +43,23 @@ public class TriageOffAutoConfiguration {
 	@ConditionalOnMissingBean
 	TriageHttpServices triageHttpServices() {
 		return new UnmanagedHttpServices();
+	}
+
+	/**
+	 * Switched off, the starter still brings Apache HttpClient 5, on which Spring Boot builds the application's
+	 * {@code RestClient}s instead of the JDK's client: they are built without HttpClient 5's own retries, as while
+	 * Triage is on, so that switching Triage off does not double what they send (a 503 with {@code Retry-After},
+	 * a reset GET).
+	 */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass({ HttpClientBuilder.class, HttpComponentsClientHttpRequestFactoryBuilder.class })
+	static class BootHttpClients {
+
+		@Bean
+		static BeanPostProcessor triageOffNoHiddenRetriesInBootHttpClients() {
+			return TriageBootHttpClientsConfiguration.withoutHiddenRetries(false);
+		}
+
 	}
 
 }
