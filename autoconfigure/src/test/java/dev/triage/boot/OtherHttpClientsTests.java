@@ -22,8 +22,10 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import com.github.tomakehurst.wiremock.http.Fault;
 import dev.triage.support.LoopbackUpstream;
 import dev.triage.support.TestApplication;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -31,14 +33,21 @@ import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
 import org.springframework.web.client.RestClient;
 
 /**
- * The application's own {@code RestClient}, built by Spring Boot on the Apache HttpClient 5 the starter brings:
- * Triage does not manage it, and it must not start retrying behind the application's back.
+ * The application's own {@code RestClient}, built by Spring Boot on the Apache HttpClient 5 the starter brings
+ * (the JDK's client without the starter): Triage does not manage it, and it must not start retrying behind the
+ * application's back (HttpClient 5 sends a 503 with {@code Retry-After} and a reset GET twice), whether Triage is
+ * on or switched off ({@link OtherHttpClientsWithTriageOffTests}).
  */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE)
 class OtherHttpClientsTests extends LoopbackUpstream {
 
 	@Autowired
 	RestClient.Builder restClients;
+
+	@BeforeEach
+	void reset() {
+		upstream.resetAll();
+	}
 
 	@Test
 	void aBootBuiltRestClientOnHttpClient5SendsA503OnceLikeTheJdkClientDid() {
@@ -51,6 +60,15 @@ class OtherHttpClientsTests extends LoopbackUpstream {
 		assertThat(wireCount()).isEqualTo(1);
 		assertThat(this.restClients.build()).extracting("clientRequestFactory")
 			.isInstanceOf(HttpComponentsClientHttpRequestFactory.class);
+	}
+
+	@Test
+	void aBootBuiltRestClientOnHttpClient5SendsAResetGetOnce() {
+		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+		RestClient client = this.restClients.baseUrl(upstream.baseUrl()).build();
+
+		assertThat(catchThrowable(() -> client.get().uri("/reports").retrieve().toBodilessEntity())).isNotNull();
+		assertThat(wireCount()).isEqualTo(1);
 	}
 
 }

@@ -16,62 +16,16 @@
 
 package dev.triage.boot;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
-import static com.github.tomakehurst.wiremock.client.WireMock.any;
-import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowable;
-
-import com.github.tomakehurst.wiremock.http.Fault;
-import dev.triage.TriageHttpServices;
-import dev.triage.support.LoopbackUpstream;
 import dev.triage.support.TestApplication;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.http.client.HttpComponentsClientHttpRequestFactory;
-import org.springframework.web.client.RestClient;
 
 /**
- * Triage switched off ({@code triage.enabled=false}): the starter still brings Apache HttpClient 5, on which
- * Spring Boot builds the application's {@code RestClient}s (the JDK's client without the starter). Switching
- * Triage off must not make them resend by themselves: HttpClient 5 sent a 503 with {@code Retry-After} and a
- * reset GET twice.
+ * {@link OtherHttpClientsTests} with Triage switched off ({@code triage.enabled=false}, the switch of an
+ * incident): the starter still brings Apache HttpClient 5, and switching Triage off must not make the
+ * application's own clients resend.
  */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = "triage.enabled=false")
-class OtherHttpClientsWithTriageOffTests extends LoopbackUpstream {
-
-	@Autowired
-	RestClient.Builder restClients;
-
-	@Autowired
-	TriageHttpServices triage;
-
-	@BeforeEach
-	void reset() {
-		upstream.resetAll();
-	}
-
-	@Test
-	void aBootBuiltRestClientSendsA503WithRetryAfterOnce() {
-		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withStatus(503).withHeader("Retry-After", "1")));
-		RestClient client = this.restClients.baseUrl(upstream.baseUrl()).build();
-
-		assertThat(catchThrowable(() -> client.get().uri("/status").retrieve().toBodilessEntity())).isNotNull();
-		assertThat(wireCount()).isEqualTo(1);
-		assertThat(this.restClients.build()).extracting("clientRequestFactory")
-			.isInstanceOf(HttpComponentsClientHttpRequestFactory.class);
-	}
-
-	@Test
-	void aPlainClientFromTriageHttpServicesSendsAResetGetOnce() {
-		upstream.stubFor(any(anyUrl()).willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
-		RestClient client = this.restClients.baseUrl(upstream.baseUrl()).apply(this.triage.forClient("reports")).build();
-
-		assertThat(catchThrowable(() -> client.get().uri("/reports").retrieve().toBodilessEntity())).isNotNull();
-		assertThat(wireCount()).isEqualTo(1);
-	}
+class OtherHttpClientsWithTriageOffTests extends OtherHttpClientsTests {
 
 }
