@@ -86,19 +86,22 @@ public final class TriageErrorDecoder implements ErrorDecoder {
 		if (call != null) {
 			call.failed(failure, rule);
 		}
-		if (!rule.retries() && !(rule.failover() && runtime.channels().hasAlternatives())) {
-			return (this.own != null) ? this.own.decode(methodKey, response) : failure;
-		}
+		boolean retryable = rule.retries() || (rule.failover() && runtime.channels().hasAlternatives());
 		if (this.own != null) {
-			// Asked now, while the answer is at hand (its body is buffered): the caller gets it if no attempt
-			// follows. A RetryableException of its own is its retry signal, judged by the table as it is.
+			// Asked now, while the answer is at hand (its body is buffered): the caller gets what it makes of the
+			// answer that ends the call. Whether another attempt follows is the table's to say, also when the
+			// decoder returns a RetryableException (Feign's default decoder does for a Retry-After): the rule
+			// knows the error type and honours the Retry-After.
 			Exception decoded = this.own.decode(methodKey, response);
-			if (decoded instanceof RetryableException) {
+			if (!retryable && !(decoded instanceof RetryableException)) {
 				return decoded;
 			}
 			if (call != null && decoded instanceof RuntimeException unchecked) {
 				call.decodedByApplication(failure, unchecked);
 			}
+		}
+		if (!retryable) {
+			return failure;
 		}
 		return new TriageRetryableException(failure, rule, response.request());
 	}

@@ -57,7 +57,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 @SpringBootTest(classes = OwnErrorDecoderTests.App.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "triage.policies.5xx.backoff.initial=1ms",
 				"spring.cloud.openfeign.client.config.named.error-decoder=dev.triage.feign.OwnErrorDecoderTests$Mapped",
-				"spring.cloud.openfeign.client.config.named.url=${test.upstream.inventory}" })
+				"spring.cloud.openfeign.client.config.named.url=${test.upstream.inventory}",
+				"triage.clients.defaulted.error-types.bug.max-attempts=1" })
 class OwnErrorDecoderTests extends LoopbackUpstream {
 
 	@Autowired
@@ -68,6 +69,9 @@ class OwnErrorDecoderTests extends LoopbackUpstream {
 
 	@Autowired
 	WithFallback withFallback;
+
+	@Autowired
+	Defaulted defaulted;
 
 	@Autowired
 	RecordingObserver observer;
@@ -124,6 +128,30 @@ class OwnErrorDecoderTests extends LoopbackUpstream {
 		assertThat(wireCount()).isEqualTo(4);
 	}
 
+	@Test
+	void aRetryableExceptionOfTheDecodersOwnIsStillTheTablesToRetry() {
+		// Feign's default decoder makes any answer with a Retry-After a RetryableException; the table's rule for
+		// this error type says one attempt.
+		upstream.stubFor(get(urlPathEqualTo("/items/2")).willReturn(aResponse().withStatus(500)
+			.withHeader("Retry-After", "0")
+			.withHeader("Content-Type", "application/json")
+			.withBody("{\"type\":\"bug\"}")));
+
+		Throwable thrown = catchThrowable(() -> this.defaulted.item("2"));
+
+		assertThat(thrown).as("the decoder's exception").isInstanceOf(feign.RetryableException.class);
+		assertThat(wireCount()).as("error-types.bug: one attempt").isEqualTo(1);
+	}
+
+	@Test
+	void aRetryableExceptionOfTheDecodersOwnIsRetriedAsTheTableSays() {
+		upstream.stubFor(get(urlPathEqualTo("/items/3")).willReturn(aResponse().withStatus(500)
+			.withHeader("Retry-After", "0")));
+
+		assertThat(catchThrowable(() -> this.defaulted.item("3"))).isInstanceOf(feign.RetryableException.class);
+		assertThat(wireCount()).as("the 5xx row's 4 attempts").isEqualTo(4);
+	}
+
 	/** An application's exception for an upstream's answer. */
 	static class MappedException extends RuntimeException {
 
@@ -164,6 +192,24 @@ class OwnErrorDecoderTests extends LoopbackUpstream {
 
 	}
 
+	/** Feign's own default decoder, declared as the application's. */
+	static class FeignsDefault {
+
+		@Bean
+		ErrorDecoder feignsDefaultErrorDecoder() {
+			return new ErrorDecoder.Default();
+		}
+
+	}
+
+	@FeignClient(name = "defaulted", url = "${test.upstream.inventory}", configuration = FeignsDefault.class)
+	interface Defaulted {
+
+		@GetMapping("/items/{id}")
+		String item(@PathVariable("id") String id);
+
+	}
+
 	@FeignClient(name = "named")
 	interface Named {
 
@@ -184,7 +230,7 @@ class OwnErrorDecoderTests extends LoopbackUpstream {
 	@EnableAutoConfiguration
 	@Import(RecordingObserverConfiguration.class)
 	@EnableFeignClients(clients = { InventoryClient.class, BillingClient.class, Decoded.class, Named.class,
-			WithFallback.class })
+			WithFallback.class, Defaulted.class })
 	static class App {
 
 		@Bean
