@@ -49,6 +49,7 @@ import dev.triage.policy.RetryPlanner;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.util.ClassUtils;
 
 /**
  * Builds the runtime of every managed client: validated policy table, breaker, limits and channels; at startup
@@ -57,6 +58,10 @@ import org.springframework.context.ApplicationEventPublisher;
 final class ManagedClientsFactory {
 
 	private static final Log logger = LogFactory.getLog(ManagedClientsFactory.class);
+
+	/** Whether Spring Cloud OpenFeign is there, whose clients built at run time are not declared at startup. */
+	private static final boolean FEIGN_CLIENT_BUILDER = ClassUtils.isPresent(
+			"org.springframework.cloud.openfeign.FeignClientBuilder", ManagedClientsFactory.class.getClassLoader());
 
 	private final TriageProperties properties;
 
@@ -164,8 +169,9 @@ final class ManagedClientsFactory {
 				+ clients + "); it";
 		this.properties.getClients().keySet().stream().filter((name) -> !clients.contains(name)).forEach(
 				(name) -> logger.info("triage.clients." + name + feign + " applies to the HTTP service client or "
-						+ "group of that name (a client made with TriageHttpServices, a group of @ImportHttpServices), "
-						+ "or to a Feign client built with FeignClientBuilder under that name or contextId"));
+						+ "group of that name (a client made with TriageHttpServices, a group of @ImportHttpServices)"
+						+ (FEIGN_CLIENT_BUILDER ? ", or to a Feign client built with FeignClientBuilder under that "
+								+ "name or contextId" : "")));
 		return new ManagedClients(runtimes, this::late);
 	}
 
