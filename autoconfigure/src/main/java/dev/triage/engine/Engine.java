@@ -167,6 +167,7 @@ public final class Engine {
 		TransportFailure cutAs = abort.cutAs();
 		boolean cut = cutAs != null && failure != TransportFailure.POOL_TIMEOUT;
 		boolean shortened = !cut && failure == TransportFailure.POOL_TIMEOUT && abort.isLeaseShortened();
+		boolean ranOut = !cut && ranOutWithTheDeadline(abort, failure);
 		if (cut) {
 			failure = cutAs;
 		}
@@ -176,10 +177,35 @@ public final class Engine {
 		if (!reached) {
 			call.attemptNotSent();
 		}
-		Duration timeout = cut ? abort.configured() : shortened ? abort.deadline()
+		Duration timeout = cut ? abort.configured() : (shortened || ranOut) ? abort.deadline()
 				: TransportFailures.configuredTimeout(failure, connectTimeout, readTimeout, poolTimeout(call));
-		return transport(attempt, failure, timeout, cut ? cutBy(abort, failure, ex) : ex,
-				reached ? attempt.number : attempt.number - 1, duration, true);
+		IOException said = cut ? cutBy(abort, failure, ex) : ranOut ? deadlinePassed(abort, failure, ex) : ex;
+		return transport(attempt, failure, timeout, said, reached ? attempt.number : attempt.number - 1, duration,
+				true);
+	}
+
+	/**
+	 * Return whether a timeout ran out with the call's deadline: the attempt's timeouts were cut to what was left
+	 * of the deadline ({@link #readTimeoutWithinDeadline}; the JDK's clients' connect timeout too), and the HTTP
+	 * client's timer fired before the bound's watch (busy threads hold it back a few ms; the JDK's clients have no
+	 * bound). The deadline ended that attempt, not a configured timeout, and it is said so, as when the bound cuts.
+	 * @param abort the attempt's bound
+	 * @param failure what the HTTP client's failure was
+	 * @return whether the deadline had passed when the timeout fired
+	 */
+	static boolean ranOutWithTheDeadline(AttemptAbort abort, TransportFailure failure) {
+		return (failure == TransportFailure.READ_TIMEOUT || failure == TransportFailure.CONNECT_TIMEOUT)
+				&& abort.deadline() != null && abort.deadlineNanosLeft() <= 0;
+	}
+
+	/**
+	 * What a timeout that ran out with the deadline failed with, as people read it.
+	 */
+	static IOException deadlinePassed(AttemptAbort abort, TransportFailure failure, IOException ex) {
+		SocketTimeoutException described = new SocketTimeoutException(
+				"the call's deadline of " + abort.deadline().toMillis() + "ms passed" + during(failure));
+		described.initCause(ex);
+		return described;
 	}
 
 	/**
@@ -224,14 +250,17 @@ public final class Engine {
 		}
 		String what = abort.boundIsDeadline() ? "the call's deadline of " + bound.toMillis() + "ms passed"
 				: "the attempt's bound of " + bound.toMillis() + "ms (connect-timeout + 3 x read-timeout) passed";
-		String when = switch (cutAs) {
+		SocketTimeoutException described = new SocketTimeoutException(what + during(cutAs));
+		described.initCause(ex);
+		return described;
+	}
+
+	private static String during(TransportFailure failure) {
+		return switch (failure) {
 			case CONNECT_TIMEOUT -> " while connecting";
 			case POOL_TIMEOUT -> " while the attempt waited for a pooled connection";
 			default -> " while the answer was awaited";
 		};
-		SocketTimeoutException described = new SocketTimeoutException(what + when);
-		described.initCause(ex);
-		return described;
 	}
 
 	private TransportFailureException transport(Attempt attempt, TransportFailure failure, Duration timeout,

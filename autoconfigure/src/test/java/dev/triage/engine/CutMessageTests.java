@@ -19,6 +19,7 @@ package dev.triage.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.net.SocketTimeoutException;
 import java.time.Duration;
 
 import dev.triage.TransportFailure;
@@ -61,6 +62,30 @@ class CutMessageTests {
 
 		assertThat(Engine.cutBy(abort, abort.cutAs(), new IOException("not sent")))
 			.hasMessage("less than 10ms of the call's deadline of 2000ms was left when its connection was ready: not sent");
+	}
+
+	@Test
+	void aTimeoutThatRanOutWithTheDeadlineIsTheDeadlines() {
+		AttemptAbort passed = new AttemptAbort();
+		passed.bound(System.nanoTime() - 1, Duration.ofMillis(700));
+		AttemptAbort before = new AttemptAbort();
+		before.bound(System.nanoTime() + Duration.ofSeconds(60).toNanos(), 3_000L,
+				System.nanoTime() + Duration.ofSeconds(60).toNanos(), Duration.ofSeconds(60));
+		AttemptAbort none = new AttemptAbort();
+		none.bound(System.nanoTime() - 1, 3_000L);
+
+		assertThat(Engine.ranOutWithTheDeadline(passed, TransportFailure.READ_TIMEOUT)).isTrue();
+		assertThat(Engine.ranOutWithTheDeadline(passed, TransportFailure.CONNECTION_RESET)).isFalse();
+		assertThat(Engine.ranOutWithTheDeadline(before, TransportFailure.READ_TIMEOUT)).isFalse();
+		assertThat(Engine.ranOutWithTheDeadline(none, TransportFailure.READ_TIMEOUT)).isFalse();
+		assertThat(Engine.ranOutWithTheDeadline(passed, TransportFailure.CONNECT_TIMEOUT)).isTrue();
+		assertThat(Engine.deadlinePassed(passed, TransportFailure.READ_TIMEOUT,
+				new SocketTimeoutException("Read timed out")))
+			.hasMessage("the call's deadline of 700ms passed while the answer was awaited")
+			.hasCauseInstanceOf(SocketTimeoutException.class);
+		assertThat(Engine.deadlinePassed(passed, TransportFailure.CONNECT_TIMEOUT,
+				new SocketTimeoutException("Connect timed out")))
+			.hasMessage("the call's deadline of 700ms passed while connecting");
 	}
 
 	@Test

@@ -41,8 +41,9 @@ import org.springframework.web.client.RestClient;
 /**
  * The client's deadline (SPEC §3: "total time for one call across all attempts") on a {@code RestClient} on the
  * JDK's own clients, which have no hook for Triage's attempt bound: an answer whose head comes after the deadline
- * ends the call at its deadline as a {@code read-timeout} reporting the timeout the attempt ran with, where the
- * call used to wait for the answer and succeed long after its deadline.
+ * ends the call at its deadline as a {@code read-timeout} (the attempt's read timeout is what was left of the
+ * deadline) reporting the deadline, where the call used to wait for the answer and succeed long after its
+ * deadline.
  */
 @SpringBootTest(classes = TestApplication.class, webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "test.upstream.inventory=http://127.0.0.1:9", "test.upstream.billing=http://127.0.0.1:9",
@@ -127,9 +128,10 @@ class JdkClientDeadlineTests {
 		assertThat(thrown).isInstanceOf(UpstreamTransportException.class);
 		UpstreamTransportException failure = (UpstreamTransportException) thrown;
 		assertThat(failure.failure()).isEqualTo(TransportFailure.READ_TIMEOUT);
-		assertThat(failure.configuredTimeout()).as("the attempt's read timeout, within the deadline")
-			.isNotNull()
-			.isLessThanOrEqualTo(Duration.ofSeconds(1));
+		assertThat(failure.configuredTimeout()).as("the deadline, which the attempt's read timeout ran out with")
+			.isEqualTo(Duration.ofSeconds(1));
+		assertThat(failure.getCause()).as("says the deadline ended it, not the JDK's own words")
+			.hasMessage("the call's deadline of 1000ms passed while the answer was awaited");
 		assertThat(took).as("ended at its deadline, not when the answer came").isLessThan(ANSWER_AFTER.minusSeconds(1));
 	}
 
