@@ -16,8 +16,13 @@
 
 package dev.triage.autoconfigure;
 
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.Map;
+
+import dev.triage.policy.ShownValues;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 import org.springframework.cloud.openfeign.FeignClient;
 import org.springframework.core.annotation.AnnotatedElementUtils;
@@ -35,6 +40,8 @@ import org.springframework.util.StringUtils;
  * keeps using the target Feign built.
  */
 final class PrimaryUrls {
+
+	private static final Log logger = LogFactory.getLog(PrimaryUrls.class);
 
 	private PrimaryUrls() {
 	}
@@ -85,6 +92,40 @@ final class PrimaryUrls {
 			url = url + (path.endsWith("/") ? path.substring(0, path.length() - 1) : path);
 		}
 		return url;
+	}
+
+	/**
+	 * Warn once per Feign client whose URL carries user info ({@code http://user:password@host}): Apache HttpClient
+	 * 5 refuses to send such a request (every call fails before the wire, "Request URI authority contains
+	 * deprecated userinfo component"), and Feign's other clients send it without those credentials. Said at
+	 * startup, the URL shown without its user info; Triage does not refuse it (the URL is Spring Cloud OpenFeign's
+	 * setting, not Triage's).
+	 * @param contexts the managed Feign clients' contexts
+	 * @param environment the environment
+	 * @param classLoader the application's class loader
+	 */
+	static void warnOnUserInfo(Collection<DeclaredClients.Context> contexts, Environment environment,
+			ClassLoader classLoader) {
+		contexts.forEach((context) -> {
+			String url = of(context.contextId(), context.className(), environment, classLoader);
+			if (url != null && hasUserInfo(url)) {
+				logger.warn("Feign client '" + context.name() + "' (" + context.className() + ") has a URL with user "
+						+ "info, " + ShownValues.of(url) + ": Apache HttpClient 5 refuses to send such a request "
+						+ "(every call fails before reaching the wire) and Feign's other clients send it without "
+						+ "those credentials. Send credentials in a header instead, e.g. with a RequestInterceptor "
+						+ "such as feign.auth.BasicAuthRequestInterceptor");
+			}
+		});
+	}
+
+	private static boolean hasUserInfo(String url) {
+		int scheme = url.indexOf("://");
+		int start = (scheme >= 0) ? scheme + 3 : 0;
+		int end = start;
+		while (end < url.length() && "/?#".indexOf(url.charAt(end)) < 0) {
+			end++;
+		}
+		return url.substring(start, end).contains("@");
 	}
 
 	private static String resolve(Environment environment, String value) {

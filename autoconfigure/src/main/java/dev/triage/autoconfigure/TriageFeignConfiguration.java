@@ -16,6 +16,7 @@
 package dev.triage.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.triage.feign.LoadBalancedFeignClient;
 import feign.Feign;
@@ -66,11 +67,18 @@ class TriageFeignConfiguration {
 	@Bean
 	SmartInitializingSingleton triageTimeoutLayering(DeclaredClients declared, TriageProperties properties,
 			ObjectProvider<FeignClientProperties> feignClientProperties) {
-		return () -> TimeoutLayering.warnWhereReadTimeoutExceedsDeadline(declared.contexts()
-			.stream()
-			.filter((context) -> properties.getClients().get(context.name()) == null
-					|| properties.getClients().get(context.name()).isEnabled())
-			.toList(), properties, feignClientProperties.getIfAvailable());
+		return () -> TimeoutLayering.warnWhereReadTimeoutExceedsDeadline(managed(declared, properties), properties,
+				feignClientProperties.getIfAvailable());
+	}
+
+	/**
+	 * Warns at startup, one line per client, where a Feign client's URL carries user info.
+	 */
+	@Bean
+	SmartInitializingSingleton triageUrlsWithUserInfo(DeclaredClients declared, TriageProperties properties,
+			Environment environment, ConfigurableListableBeanFactory beanFactory) {
+		return () -> PrimaryUrls.warnOnUserInfo(managed(declared, properties), environment,
+				beanFactory.getBeanClassLoader());
 	}
 
 	/**
@@ -92,6 +100,18 @@ class TriageFeignConfiguration {
 			};
 		}
 
+	}
+
+	/**
+	 * Return the contexts of the Feign clients Triage manages (not switched off by
+	 * {@code triage.clients.<name>.enabled}).
+	 */
+	private static List<DeclaredClients.Context> managed(DeclaredClients declared, TriageProperties properties) {
+		return declared.contexts()
+			.stream()
+			.filter((context) -> properties.getClients().get(context.name()) == null
+					|| properties.getClients().get(context.name()).isEnabled())
+			.toList();
 	}
 
 	private static Duration poolTimeout(FeignHttpClientProperties properties) {

@@ -88,9 +88,12 @@ class TriageHttpServicesConfiguration {
 
 			@Bean
 			static FactoryBean<Object> triageWebClientHttpServiceGroups(ObjectProvider<TriageHttpServices> services,
-					ConfigurableListableBeanFactory beanFactory) {
-				return configurer(HttpServiceGroups.WEB_CLIENT_CONFIGURER, beanFactory, () -> HttpServiceGroups
-					.webClientConfigurer((ManagedHttpServices) services.getObject(), beanFactory.getBeanClassLoader()));
+					ObjectProvider<TriageProperties> properties, ConfigurableListableBeanFactory beanFactory) {
+				return configurer(HttpServiceGroups.WEB_CLIENT_CONFIGURER, beanFactory,
+						() -> HttpServiceGroups.webClientConfigurer((ManagedHttpServices) services.getObject(),
+								(group) -> properties.getObject().getClients().containsKey(group)
+										&& properties.getObject().getClients().get(group).isEnabled(),
+								beanFactory.getBeanClassLoader()));
 			}
 
 		}

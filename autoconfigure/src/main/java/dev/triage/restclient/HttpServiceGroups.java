@@ -22,10 +22,13 @@ import java.lang.reflect.Proxy;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import dev.triage.TriageFallback;
 import dev.triage.engine.ManagedClient;
 import org.aopalliance.intercept.MethodInterceptor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.ProxyMethodInvocation;
 import org.springframework.aop.framework.ProxyFactory;
@@ -58,6 +61,8 @@ public final class HttpServiceGroups {
 
 	/** After Spring Boot's configurers (base URL, request factory: {@code HIGHEST_PRECEDENCE + 10} and 0). */
 	private static final int ORDER = 20;
+
+	private static final Log logger = LogFactory.getLog(HttpServiceGroups.class);
 
 	private final ManagedHttpServices services;
 
@@ -136,11 +141,14 @@ public final class HttpServiceGroups {
 	 * Return a configurer of Framework 7's {@code WebClient} groups, an instance of its
 	 * {@code WebClientHttpServiceGroupConfigurer}: it changes nothing, and notes each group as not managed (Triage
 	 * manages blocking {@code RestClient} groups only) so that the endpoint lists it as such.
+	 * A group with {@code triage.clients.<group>} settings is said at WARN: they apply to nothing.
 	 * @param services the HTTP service client adapter, told of each group
+	 * @param configured whether {@code triage.clients} has an entry of a name
 	 * @param classLoader the application's class loader
 	 * @return the configurer
 	 */
-	public static Object webClientConfigurer(ManagedHttpServices services, ClassLoader classLoader) {
+	public static Object webClientConfigurer(ManagedHttpServices services, Predicate<String> configured,
+			ClassLoader classLoader) {
 		Class<?> type = ClassUtils.resolveClassName(WEB_CLIENT_CONFIGURER, classLoader);
 		Class<?> groupCallback = ClassUtils.resolveClassName(GROUP_CALLBACK, classLoader);
 		InvocationHandler handler = (proxy, method, args) -> switch (method.getName()) {
@@ -150,8 +158,14 @@ public final class HttpServiceGroups {
 							if (!"withGroup".equals(m.getName())) {
 								return objectMethod(p, m, a);
 							}
-							services.notManaged((String) invoke(a[0], "name"),
-									"a WebClient group: Triage manages RestClient groups");
+							String name = (String) invoke(a[0], "name");
+							services.notManaged(name, "a WebClient group: Triage manages RestClient groups");
+							if (configured.test(name)) {
+								logger.warn("triage.clients." + name + " names a WebClient group of @ImportHttpServices: "
+										+ "Triage manages RestClient groups only, so these settings apply to nothing "
+										+ "(the group sends as WebClient does); make the group a RestClient group "
+										+ "(clientType = REST_CLIENT, the default) for Triage to manage it");
+							}
 							return null;
 						});
 				invoke(args[0], "forEachGroup", callback);

@@ -193,6 +193,21 @@ class HttpServiceGroupTests {
 	}
 
 	@Test
+	void settingsOfAWebClientGroupAreSaidToApplyToNothing(CapturedOutput output) {
+		try (ConfigurableApplicationContext context = run(MixedGroupsApplication.class,
+				"--triage.clients.feed.policies.5xx.max-attempts=2", "--triage.clients.feed.deadline=1s",
+				"--management.endpoints.web.exposure.include=triage")) {
+			context.getBean(FeedApi.class);
+
+			assertThat(context.getBean(TriageEndpoint.class).clients().notManaged()).containsKey("feed");
+			assertThat(output).contains("WARN")
+				.contains("triage.clients.feed names a WebClient group of @ImportHttpServices: Triage manages "
+						+ "RestClient groups only, so these settings apply to nothing")
+				.doesNotContain("triage.clients.catalog names a WebClient group");
+		}
+	}
+
+	@Test
 	void aGroupCallWhoseBodyBreaksOffIsAResetAttemptRetriedAsItsRowSays() throws Exception {
 		try (RawServer breaking = new RawServer();
 				ConfigurableApplicationContext context = run(BreakingApplication.class,
