@@ -43,12 +43,15 @@ class TriageFeignConfiguration {
 	static final String SPECIFICATION_NAME = "default.dev.triage.feign.TriageFeignClientConfiguration";
 
 	/**
-	 * Registers Triage's per-client configuration in every Feign client context.
+	 * Registers Triage's per-client configuration in every Feign client context. Its class name is
+	 * {@code "default"}, as for {@code @EnableFeignClients(defaultConfiguration)}: Spring Cloud OpenFeign's AOT
+	 * processing takes every other specification for a {@code @FeignClient} bean (with the auto-configuration's
+	 * name, {@code process-aot} failed with "className cannot be null").
 	 * @return the specification
 	 */
 	@Bean
 	static FeignClientSpecification triageFeignClientSpecification() {
-		return new FeignClientSpecification(SPECIFICATION_NAME, TriageAutoConfiguration.class.getName(),
+		return new FeignClientSpecification(SPECIFICATION_NAME, "default",
 				new Class<?>[] { TriageFeignClientConfiguration.class });
 	}
 
