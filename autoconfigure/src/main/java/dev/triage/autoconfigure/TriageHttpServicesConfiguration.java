@@ -24,11 +24,14 @@ import dev.triage.restclient.HttpServiceGroups;
 import dev.triage.restclient.ManagedHttpServices;
 import org.springframework.beans.factory.FactoryBean;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 import org.springframework.web.client.RestClient;
@@ -67,6 +70,31 @@ class TriageHttpServicesConfiguration {
 					(group) -> environment.getProperty("spring.http.serviceclient." + group + ".base-url"),
 					new HttpServiceGroupChecks(beanFactory, environment))
 				.configurer(beanFactory.getBeanClassLoader()));
+		}
+
+		/**
+		 * Puts the type of each configurer above (a Framework 7 type, which this jar cannot name) on its bean
+		 * definition. Spring's AOT processing ({@code process-aot}, native images) writes a bean's type as its
+		 * definition says, here {@code FactoryBean<Object>}: an AOT-built application then found no group
+		 * configurer of Triage's, and its HTTP service groups went unmanaged without a word.
+		 * @return the post-processor
+		 */
+		@Bean
+		static BeanFactoryPostProcessor triageHttpServiceGroupConfigurerTypes() {
+			return (beanFactory) -> {
+				objectType(beanFactory, "triageHttpServiceGroups", HttpServiceGroups.CONFIGURER);
+				objectType(beanFactory, "triageHttpServiceGroupsLast", HttpServiceGroups.CONFIGURER);
+				objectType(beanFactory, "triageWebClientHttpServiceGroups", HttpServiceGroups.WEB_CLIENT_CONFIGURER);
+			};
+		}
+
+		private static void objectType(ConfigurableListableBeanFactory beanFactory, String beanName, String type) {
+			ClassLoader classLoader = beanFactory.getBeanClassLoader();
+			if (beanFactory.containsBeanDefinition(beanName) && ClassUtils.isPresent(type, classLoader)
+					&& beanFactory.getBeanDefinition(beanName) instanceof RootBeanDefinition definition) {
+				definition.setTargetType(ResolvableType.forClassWithGenerics(FactoryBean.class,
+						ClassUtils.resolveClassName(type, classLoader)));
+			}
 		}
 
 		/**
