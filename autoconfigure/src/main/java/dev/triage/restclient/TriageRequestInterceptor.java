@@ -45,6 +45,7 @@ import org.springframework.http.client.ClientHttpRequestExecution;
 import org.springframework.http.client.ClientHttpRequestInterceptor;
 import org.springframework.http.client.ClientHttpResponse;
 import org.springframework.http.client.support.HttpRequestWrapper;
+import org.springframework.web.util.UriComponentsBuilder;
 
 /**
  * The {@link Engine}'s attempts for a {@code RestClient}: every {@code execution.execute} is one attempt on the
@@ -60,9 +61,14 @@ import org.springframework.http.client.support.HttpRequestWrapper;
  */
 public final class TriageRequestInterceptor implements ClientHttpRequestInterceptor {
 
+	private static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+
 	private final ManagedClient client;
 
 	private final String primaryBase;
+
+	/** The base URL as Spring's URI builder encodes it into a request's URL (non-ASCII, {@code %}, spaces). */
+	private final String encodedPrimaryBase;
 
 	private final ClientHttpRequestInterceptor balancer;
 
@@ -88,6 +94,19 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 		this.balancer = balancer;
 		this.primaryBase = (primaryBase != null && primaryBase.endsWith("/"))
 				? primaryBase.substring(0, primaryBase.length() - 1) : primaryBase;
+		this.encodedPrimaryBase = encoded(this.primaryBase);
+	}
+
+	private static String encoded(String base) {
+		if (base == null) {
+			return null;
+		}
+		try {
+			return UriComponentsBuilder.fromUriString(base).encode().build().toUriString();
+		}
+		catch (RuntimeException ex) {
+			return base;
+		}
 	}
 
 	/** The load balancer's interceptor run inside each attempt, {@code null} for none. */
@@ -144,8 +163,11 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 		String url = request.getURI().toString();
 		String method = request.getMethod().name();
 		String base = primaryBase(url, request.getURI());
-		boolean idempotent = engine.isIdempotent(method, request.getHeaders().getFirst("Idempotency-Key") != null);
+		boolean idempotent = engine.isIdempotent(method, request.getHeaders().getFirst(IDEMPOTENCY_KEY) != null);
 		call.idempotent(idempotent);
+		// The headers as the caller's request has them: each attempt sends a copy, so that what the interceptors
+		// after this one add to an attempt (Framework 7 runs them on every attempt) is not added again on the next.
+		HttpHeaders headers = copy(request.getHeaders());
 		CapturedResponse last = null;
 		while (true) {
 			Attempt attempt;
@@ -159,7 +181,8 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 				}
 				throw ended;
 			}
-			HttpRequest sent = attempt.url().equals(url) ? request : onChannel(request, attempt.url());
+			HttpRequest sent = forAttempt(request, attempt.url().equals(url) ? null : URI.create(attempt.url()),
+					copy(headers));
 			call.clientTimeouts(null, null);
 			engine.bound(call, -1, -1, true);
 			ClientHttpResponse response = null;
@@ -194,6 +217,11 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 			finally {
 				// Not taken by an HTTP client that has no Triage handler: no later exchange is the attempt's.
 				notTaken = call.takeExchange();
+			}
+			if (!idempotent && sent.getHeaders().getFirst(IDEMPOTENCY_KEY) != null) {
+				// An interceptor after this one put the key on the request that was sent.
+				idempotent = engine.isIdempotent(method, true);
+				call.idempotent(idempotent);
 			}
 			boolean withoutHost = failed != null && sent.getURI().getHost() == null;
 			if (withoutHost) {
@@ -284,12 +312,19 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 	 * a path boundary), else the request's scheme, host and port.
 	 */
 	private String primaryBase(String url, URI uri) {
-		String base = this.primaryBase;
-		if (base != null && url.startsWith(base)
-				&& (url.length() == base.length() || "/?#".indexOf(url.charAt(base.length())) >= 0)) {
-			return base;
+		if (startsWithBase(url, this.primaryBase)) {
+			return this.primaryBase;
+		}
+		if (startsWithBase(url, this.encodedPrimaryBase)) {
+			// A base path with characters Spring's URI builder encodes: the request's URL has it encoded.
+			return this.encodedPrimaryBase;
 		}
 		return origin(uri);
+	}
+
+	private static boolean startsWithBase(String url, String base) {
+		return base != null && url.startsWith(base)
+				&& (url.length() == base.length() || "/?#".indexOf(url.charAt(base.length())) >= 0);
 	}
 
 	private static String origin(URI uri) {
@@ -299,16 +334,34 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 		return uri.getScheme() + "://" + uri.getRawAuthority();
 	}
 
-	private static HttpRequest onChannel(HttpRequest request, String url) {
-		URI uri = URI.create(url);
+	/**
+	 * The request one attempt sends: on a channel's URL ({@code null}: the request's own) and with headers of its
+	 * own.
+	 */
+	private static HttpRequest forAttempt(HttpRequest request, URI channel, HttpHeaders headers) {
 		return new HttpRequestWrapper(request) {
 
 			@Override
 			public URI getURI() {
-				return uri;
+				return (channel != null) ? channel : super.getURI();
+			}
+
+			@Override
+			public HttpHeaders getHeaders() {
+				return headers;
 			}
 
 		};
+	}
+
+	/**
+	 * Return a copy of headers. Only the methods Spring Framework 6.2's and 7's {@code HttpHeaders} both declare are
+	 * called.
+	 */
+	private static HttpHeaders copy(HttpHeaders headers) {
+		HttpHeaders copy = new HttpHeaders();
+		headers.forEach(copy::addAll);
+		return copy;
 	}
 
 }

@@ -93,6 +93,18 @@ class BaseUrlChannelTests extends LoopbackUpstream {
 	}
 
 	@Test
+	void aBasePathWithCharactersSpringEncodesIsReplacedToo() {
+		InventoryClient client = this.triage.createClient("based", InventoryClient.class,
+				RestClient.builder().baseUrl(upstream.baseUrl() + "/café/api").build());
+
+		assertThat(client.item("4")).isEqualTo("from backup");
+
+		upstream.verify(getRequestedFor(urlPathEqualTo("/caf%C3%A9/api/items/4")));
+		backup.verify(1, anyRequestedFor(anyUrl()));
+		backup.verify(getRequestedFor(urlPathEqualTo("/alt/items/4")));
+	}
+
+	@Test
 	void aRestClientsBaseUrlWithATrailingSlashIsItsBaseToo() {
 		RestClient client = RestClient.builder()
 			.baseUrl(upstream.baseUrl() + "/api/")
