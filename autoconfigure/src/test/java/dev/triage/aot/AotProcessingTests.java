@@ -23,17 +23,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 
+import dev.triage.support.AheadOfTime;
 import dev.triage.support.BillingClient;
 import dev.triage.support.HttpServiceClients;
 import dev.triage.support.InventoryClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.SpringApplicationAotProcessor;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.cloud.openfeign.EnableFeignClients;
-import org.springframework.context.aot.AbstractAotProcessor;
 import org.springframework.context.annotation.Import;
 
 /**
@@ -49,20 +48,11 @@ class AotProcessingTests {
 
 	@Test
 	void anApplicationWithTriageIsProcessedAheadOfTime() throws IOException {
-		AbstractAotProcessor.Settings settings = AbstractAotProcessor.Settings.builder()
-			.sourceOutput(this.output.resolve("sources"))
-			.resourceOutput(this.output.resolve("resources"))
-			.classOutput(this.output.resolve("classes"))
-			.groupId("dev.triage")
-			.artifactId("aot-test")
-			.build();
-
 		// Resilience4j's Spring Boot 4 module makes its registries refresh-scoped where Spring Cloud Context is,
 		// which Spring's AOT cannot process (docs/boot-lines.md): its refresh is off here.
-		new SpringApplicationAotProcessor(AotApplication.class, settings,
-				new String[] { "--test.upstream.inventory=http://127.0.0.1:9", "--test.upstream.billing=http://127.0.0.1:9",
-						"--spring.cloud.refresh.enabled=false", "--spring.main.web-application-type=none" })
-			.process();
+		AheadOfTime.process(AotApplication.class, this.output, "--test.upstream.inventory=http://127.0.0.1:9",
+				"--test.upstream.billing=http://127.0.0.1:9", "--spring.cloud.refresh.enabled=false",
+				"--spring.main.web-application-type=none");
 
 		assertThat(generatedSources()).as("the Feign clients' bean definitions, generated")
 			.anyMatch((source) -> source.contains(InventoryClient.class.getSimpleName()))

@@ -21,13 +21,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
+import dev.triage.support.AheadOfTime;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.SpringApplication;
-import org.springframework.boot.SpringApplicationAotProcessor;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.context.aot.AbstractAotProcessor;
 import org.springframework.web.service.annotation.GetExchange;
 import org.springframework.web.service.registry.ImportHttpServices;
 
@@ -43,18 +42,10 @@ class GroupsAheadOfTimeTests {
 
 	@Test
 	void triagesGroupConfigurersKeepTheirTypeInTheGeneratedBeanDefinitions() throws IOException {
-		AbstractAotProcessor.Settings settings = AbstractAotProcessor.Settings.builder()
-			.sourceOutput(this.output.resolve("sources"))
-			.resourceOutput(this.output.resolve("resources"))
-			.classOutput(this.output.resolve("classes"))
-			.groupId("dev.triage")
-			.artifactId("aot-test")
-			.build();
 		// Resilience4j's refresh-scoped registries cannot be processed ahead of time (docs/boot-lines.md).
-		new SpringApplicationAotProcessor(GroupApplication.class, settings,
-				new String[] { "--spring.http.serviceclient.catalog.base-url=http://127.0.0.1:9",
-						"--spring.cloud.refresh.enabled=false", "--spring.main.web-application-type=none" })
-			.process();
+		AheadOfTime.process(GroupApplication.class, this.output,
+				"--spring.http.serviceclient.catalog.base-url=http://127.0.0.1:9", "--spring.cloud.refresh.enabled=false",
+				"--spring.main.web-application-type=none");
 
 		String definitions = Files.readString(this.output
 			.resolve("sources/dev/triage/autoconfigure/TriageHttpServicesConfiguration__BeanDefinitions.java"));
