@@ -38,8 +38,19 @@ final class ChannelSettings {
 		return client + "-" + channel;
 	}
 
+	/**
+	 * Return a channel's base URL as requests are sent to it: without a trailing slash, and in its ASCII form
+	 * ({@code /café} as {@code /caf%C3%A9}; what is already escaped stays as written), as an HTTP request line
+	 * must carry it.
+	 */
 	static String baseUrl(String url) {
 		String trimmed = url.trim();
+		try {
+			trimmed = URI.create(trimmed).toASCIIString();
+		}
+		catch (IllegalArgumentException ex) {
+			// Refused at validation: not a base URL any request is sent to.
+		}
 		return trimmed.endsWith("/") ? trimmed.substring(0, trimmed.length() - 1) : trimmed;
 	}
 

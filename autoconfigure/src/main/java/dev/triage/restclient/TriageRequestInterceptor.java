@@ -165,9 +165,10 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 		String base = primaryBase(url, request.getURI());
 		boolean idempotent = engine.isIdempotent(method, request.getHeaders().getFirst(IDEMPOTENCY_KEY) != null);
 		call.idempotent(idempotent);
-		// The headers as the caller's request has them: each attempt sends a copy, so that what the interceptors
-		// after this one add to an attempt (Framework 7 runs them on every attempt) is not added again on the next.
-		HttpHeaders headers = copy(request.getHeaders());
+		// The headers as the caller's request has them: on Framework 7, which runs the interceptors after this one
+		// on every attempt, each attempt sends a copy, so that what they add is not added again on the next. On
+		// 6.2 they run on the first attempt only: what they added there stays on the request for the retries.
+		HttpHeaders headers = ManagedHttpServices.FRAMEWORK_7 ? copy(request.getHeaders()) : null;
 		CapturedResponse last = null;
 		while (true) {
 			Attempt attempt;
@@ -182,7 +183,7 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 				throw ended;
 			}
 			HttpRequest sent = forAttempt(request, attempt.url().equals(url) ? null : URI.create(attempt.url()),
-					copy(headers));
+					(headers != null) ? copy(headers) : null);
 			call.clientTimeouts(null, null);
 			engine.bound(call, -1, -1, true);
 			ClientHttpResponse response = null;
@@ -336,9 +337,12 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 
 	/**
 	 * The request one attempt sends: on a channel's URL ({@code null}: the request's own) and with headers of its
-	 * own.
+	 * own ({@code null}: the request's).
 	 */
 	private static HttpRequest forAttempt(HttpRequest request, URI channel, HttpHeaders headers) {
+		if (channel == null && headers == null) {
+			return request;
+		}
 		return new HttpRequestWrapper(request) {
 
 			@Override
@@ -348,7 +352,7 @@ public final class TriageRequestInterceptor implements ClientHttpRequestIntercep
 
 			@Override
 			public HttpHeaders getHeaders() {
-				return headers;
+				return (headers != null) ? headers : super.getHeaders();
 			}
 
 		};

@@ -63,6 +63,7 @@ class BaseUrlChannelTests extends LoopbackUpstream {
 	static void channels(DynamicPropertyRegistry registry) {
 		registry.add("triage.clients.based.channels.backup", () -> backup.baseUrl() + "/alt");
 		registry.add("triage.clients.planned.channels.backup", () -> backup.baseUrl() + "/alt/");
+		registry.add("triage.clients.accented.channels.backup", () -> backup.baseUrl() + "/café/v2");
 	}
 
 	@Autowired
@@ -102,6 +103,17 @@ class BaseUrlChannelTests extends LoopbackUpstream {
 		upstream.verify(getRequestedFor(urlPathEqualTo("/caf%C3%A9/api/items/4")));
 		backup.verify(1, anyRequestedFor(anyUrl()));
 		backup.verify(getRequestedFor(urlPathEqualTo("/alt/items/4")));
+	}
+
+	@Test
+	void aChannelsBasePathWithNonAsciiCharactersIsSentEncoded() {
+		InventoryClient client = this.triage.createClient("accented", InventoryClient.class,
+				RestClient.builder().baseUrl(upstream.baseUrl() + "/api").build());
+
+		assertThat(client.item("5")).isEqualTo("from backup");
+
+		backup.verify(1, anyRequestedFor(anyUrl()));
+		backup.verify(getRequestedFor(urlPathEqualTo("/caf%C3%A9/v2/items/5")));
 	}
 
 	@Test

@@ -85,6 +85,33 @@ class InterceptorsOnEveryAttemptTests extends LoopbackUpstream {
 	}
 
 	@Test
+	void whatAnInterceptorAddedAfterTriagesSetsGoesWithEveryAttempt() {
+		ClientHttpRequestInterceptor after = (request, body, execution) -> {
+			request.getHeaders().set("X-After", "1");
+			if (request.getHeaders().getFirst("Idempotency-Key") == null) {
+				request.getHeaders().set("Idempotency-Key", "ik-after");
+			}
+			return execution.execute(request, body);
+		};
+		RestClient client = RestClient.builder()
+			.baseUrl(upstream.baseUrl())
+			.apply(this.triage.forClient("after"))
+			.requestInterceptor(after)
+			.build();
+
+		Throwable thrown = catchThrowable(() -> client.post().uri("/orders").body("{}").retrieve().body(String.class));
+
+		assertThat(thrown).isInstanceOf(UpstreamResponseException.class);
+		List<LoggedRequest> sent = upstream.findAll(anyRequestedFor(anyUrl()));
+		assertThat(sent).as("a POST with a key: the 503 row's 3 attempts").hasSize(3);
+		assertThat(sent).as("Spring Framework 6.2 runs that interceptor on the first attempt only: what it set stays")
+			.allSatisfy((request) -> {
+				assertThat(request.getHeader("Idempotency-Key")).isEqualTo("ik-after");
+				assertThat(request.getHeaders().getHeader("X-After").values()).containsExactly("1");
+			});
+	}
+
+	@Test
 	void anIdempotencyKeyAnInterceptorPutsOnAWriteMakesItRetryable() {
 		ClientHttpRequestInterceptor keying = (request, body, execution) -> {
 			if (request.getHeaders().getFirst("Idempotency-Key") == null) {
